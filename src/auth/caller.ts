@@ -1,0 +1,149 @@
+import type { Statement } from "bun:sqlite";
+import type { AppContext } from "../app-context.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Caller, DashboardUser, Scope } from "../http/operation.ts";
+import { sha256Hex } from "./crypto.ts";
+import { normalizeHost, SESSION_REFRESH_MS, SESSION_TTL_MS } from "./service.ts";
+
+export const SESSION_COOKIE = "session_token";
+
+const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
+
+/** Reads one cookie from the Cookie header without parsing the others. */
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value; // not percent-encoded: it simply will not match any token
+    }
+  }
+  return undefined;
+}
+
+interface SessionRow {
+  id: string;
+  user_id: string;
+  active_organization_id: string | null;
+  expires_at: number;
+  role: string | null;
+}
+
+/**
+ * Resolves callers with prepared statements on the control plane (this runs on every request).
+ * Order (seed §5): agent bearer JWT, `x-api-key`, dashboard session cookie, Host. A credential that
+ * is present but wrong is a 401 at once: it never falls through to a weaker method.
+ */
+export class CallerResolver {
+  private readonly apiKeyByHash: Statement;
+  private readonly sessionByHash: Statement;
+  private readonly refreshSession: Statement;
+  private readonly orgByHost: Statement;
+  private readonly orgBySlug: Statement;
+  private readonly platformSuffix: string;
+
+  constructor(app: AppContext) {
+    const sqlite = app.platform.sqlite;
+    this.apiKeyByHash = sqlite.prepare(
+      "SELECT organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
+    );
+    this.sessionByHash = sqlite.prepare(
+      `SELECT s.id, s.user_id, s.active_organization_id, s.expires_at, m.role
+         FROM sessions s
+         LEFT JOIN members m ON m.organization_id = s.active_organization_id AND m.user_id = s.user_id
+        WHERE s.token_hash = ?`,
+    );
+    this.refreshSession = sqlite.prepare("UPDATE sessions SET expires_at = ?, updated_at = ? WHERE id = ?");
+    this.orgByHost = sqlite.prepare(
+      "SELECT organization_id AS id FROM domains WHERE host = ? AND verified = 1",
+    );
+    this.orgBySlug = sqlite.prepare("SELECT id FROM organizations WHERE slug = ?");
+    this.platformSuffix = `.${app.config.platformDomain}`;
+  }
+
+  /** The `/v1` caller of a request, or a 401. */
+  resolve(request: Request): Caller {
+    const headers = request.headers;
+    const authorization = headers.get("authorization");
+    if (authorization && /^bearer\s/i.test(authorization)) {
+      // Agent tokens are verified by the agents module once it exists; until then none is valid.
+      throw unauthorized("Invalid agent token");
+    }
+
+    const apiKey = headers.get("x-api-key");
+    if (apiKey !== null) return this.resolveApiKey(apiKey);
+
+    const sessionToken = readCookie(request, SESSION_COOKIE);
+    if (sessionToken !== undefined) {
+      const session = this.resolveSession(sessionToken);
+      if (!session.activeOrganizationId || !session.role) {
+        throw new ApiError("FORBIDDEN", "The session has no active organization; set one first");
+      }
+      return {
+        type: "session",
+        orgId: session.activeOrganizationId,
+        scopes: ["admin", "storefront"],
+        userId: session.userId,
+      };
+    }
+
+    const host = headers.get("host");
+    const orgId = host ? this.organizationForHost(normalizeHost(host)) : undefined;
+    if (orgId) return { type: "host", orgId, scopes: ["storefront"] };
+    throw unauthorized("Authentication required: send an API key, a session cookie or a storefront Host");
+  }
+
+  /** The signed-in dashboard user of a request (session cookie only), or a 401. */
+  resolveDashboardUser(request: Request): DashboardUser {
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token === undefined) throw unauthorized("Sign in first");
+    const session = this.resolveSession(token);
+    return {
+      userId: session.userId,
+      sessionId: session.id,
+      activeOrganizationId: session.activeOrganizationId,
+    };
+  }
+
+  private resolveApiKey(key: string): Caller {
+    const row = this.apiKeyByHash.get(sha256Hex(key)) as {
+      organization_id: string;
+      scopes: string;
+      expires_at: number | null;
+      revoked_at: number | null;
+    } | null;
+    if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= Date.now())) {
+      throw unauthorized("Invalid API key");
+    }
+    return { type: "api-key", orgId: row.organization_id, scopes: JSON.parse(row.scopes) as Scope[] };
+  }
+
+  private resolveSession(token: string) {
+    const row = this.sessionByHash.get(sha256Hex(token)) as SessionRow | null;
+    const now = Date.now();
+    if (!row || row.expires_at <= now) throw unauthorized("Session expired or signed out");
+    if (row.expires_at - now < SESSION_TTL_MS - SESSION_REFRESH_MS) {
+      this.refreshSession.run(now + SESSION_TTL_MS, now, row.id);
+    }
+    return {
+      id: row.id,
+      userId: row.user_id,
+      activeOrganizationId: row.active_organization_id,
+      role: row.role,
+    };
+  }
+
+  private organizationForHost(host: string): string | undefined {
+    const exact = this.orgByHost.get(host) as { id: string } | null;
+    if (exact) return exact.id;
+    if (!host.endsWith(this.platformSuffix)) return undefined;
+    const slug = host.slice(0, -this.platformSuffix.length);
+    if (slug.includes(".")) return undefined;
+    return (this.orgBySlug.get(slug) as { id: string } | null)?.id;
+  }
+}

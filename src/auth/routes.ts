@@ -1,0 +1,331 @@
+import { Type } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import { type DashboardUser, defineOperation, Paged } from "../http/operation.ts";
+import { RateLimiter } from "../http/rate-limit.ts";
+import { iso, isoOrNull } from "../lib/time.ts";
+import { SESSION_COOKIE } from "./caller.ts";
+import {
+  ApiKey,
+  Caller,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateOrganizationBody,
+  ListApiKeysQuery,
+  Organization,
+  RevokeApiKeyBody,
+  SessionWithUser,
+  SetActiveOrganizationBody,
+  SignInBody,
+  SignUpBody,
+} from "./schema.ts";
+import {
+  type ApiKeyView,
+  apiKeyOrganization,
+  createApiKey,
+  createOrganization,
+  createSession,
+  createUser,
+  deleteSession,
+  findSession,
+  findUser,
+  listApiKeys,
+  listMemberships,
+  membershipRole,
+  requireManager,
+  revokeApiKey,
+  SESSION_TTL_MS,
+  type Session,
+  setActiveOrganization,
+  verifyPassword,
+} from "./service.ts";
+
+const TAG = "Dashboard auth";
+
+// Ten wrong passwords per address and email in 15 minutes, then 429 until the window ends.
+const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
+
+function sessionCookie(
+  ctx: { app: AppContext; request: Request },
+  token: string,
+  maxAgeSeconds: number,
+): string {
+  const forwardedHttps =
+    ctx.app.config.trustProxy && ctx.request.headers.get("x-forwarded-proto")?.toLowerCase() === "https";
+  const secure = ctx.app.config.baseUrl.startsWith("https:") || forwardedHttps ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+const sessionView = (
+  user: { id: string; email: string; name: string | null; createdAt: number },
+  session: Session,
+) => ({
+  user: { ...user, createdAt: iso(user.createdAt) },
+  session: {
+    id: session.id,
+    activeOrganizationId: session.activeOrganizationId,
+    expiresAt: iso(session.expiresAt),
+    createdAt: iso(session.createdAt),
+  },
+});
+
+const apiKeyView = (key: ApiKeyView) => ({
+  ...key,
+  createdAt: iso(key.createdAt),
+  expiresAt: isoOrNull(key.expiresAt),
+  revokedAt: isoOrNull(key.revokedAt),
+});
+
+/** The organization a dashboard request is about: the one named, else the session's active one. */
+function targetOrganization(user: DashboardUser, named: string | undefined) {
+  const organizationId = named ?? user.activeOrganizationId;
+  if (!organizationId) throw new ApiError("UNPROCESSABLE", "No organization given and none is active");
+  return organizationId;
+}
+
+export const getMe = defineOperation({
+  method: "GET",
+  path: "/v1/me",
+  operationId: "getMe",
+  summary: "The resolved caller",
+  description: "Which organization, scopes and caller type this request was resolved to.",
+  tag: "Service",
+  access: "caller",
+  agent: false,
+  response: Caller,
+  handler: ({ caller }) => {
+    const me: {
+      orgId: string;
+      scopes: ("storefront" | "admin")[];
+      type: typeof caller.type;
+      userId?: string;
+    } = {
+      orgId: caller.orgId,
+      scopes: caller.scopes,
+      type: caller.type,
+    };
+    if (caller.userId) me.userId = caller.userId;
+    return me;
+  },
+});
+
+const signUp = defineOperation({
+  method: "POST",
+  path: "/api/auth/sign-up/email",
+  operationId: "signUpEmail",
+  summary: "Create a dashboard account and sign in",
+  tag: TAG,
+  access: "public",
+  agent: false,
+  status: 201,
+  errors: ["CONFLICT"],
+  body: SignUpBody,
+  response: SessionWithUser,
+  handler: async (ctx) => {
+    const user = await createUser(ctx.app.platform, ctx.body);
+    const { token, session } = createSession(
+      ctx.app.platform,
+      user.id,
+      ctx.request.headers.get("user-agent"),
+    );
+    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
+    return sessionView(user, session);
+  },
+});
+
+const signIn = defineOperation({
+  method: "POST",
+  path: "/api/auth/sign-in/email",
+  operationId: "signInEmail",
+  summary: "Sign in with email and password",
+  description:
+    "Sets the httpOnly session cookie. Wrong credentials are a 401 that never says which part was wrong.",
+  tag: TAG,
+  access: "public",
+  agent: false,
+  errors: ["RATE_LIMITED"],
+  body: SignInBody,
+  response: SessionWithUser,
+  handler: async (ctx) => {
+    const limitKey = `${ctx.ip ?? "?"}|${ctx.body.email.toLowerCase()}`;
+    signInLimiter.hit(limitKey);
+    const user = await verifyPassword(ctx.app.platform, ctx.body.email, ctx.body.password);
+    if (!user) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
+    signInLimiter.reset(limitKey);
+    const { token, session } = createSession(
+      ctx.app.platform,
+      user.id,
+      ctx.request.headers.get("user-agent"),
+    );
+    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
+    return sessionView(user, session);
+  },
+});
+
+const signOut = defineOperation({
+  method: "POST",
+  path: "/api/auth/sign-out",
+  operationId: "signOut",
+  summary: "End the dashboard session",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  response: Type.Object({ success: Type.Boolean() }),
+  handler: (ctx) => {
+    deleteSession(ctx.app.platform, ctx.user.sessionId);
+    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, "", 0));
+    return { success: true };
+  },
+});
+
+const getSession = defineOperation({
+  method: "GET",
+  path: "/api/auth/session",
+  operationId: "getSession",
+  summary: "The current dashboard session and user",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  response: SessionWithUser,
+  handler: ({ app, user }) => {
+    const session = findSession(app.platform, user.sessionId);
+    const account = findUser(app.platform, user.userId);
+    if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
+    return sessionView(account, session);
+  },
+});
+
+const createOrganizationOp = defineOperation({
+  method: "POST",
+  path: "/api/auth/organization/create",
+  operationId: "createOrganization",
+  summary: "Create an organization (a store with its own database)",
+  description:
+    "The signed-in user becomes its owner; it becomes the session's active organization if none was.",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  status: 201,
+  errors: ["CONFLICT"],
+  body: CreateOrganizationBody,
+  response: Organization,
+  handler: ({ app, body, user }) => {
+    const org = createOrganization(app, { name: body.name, slug: body.slug, ownerUserId: user.userId });
+    if (!user.activeOrganizationId) setActiveOrganization(app.platform, user.sessionId, user.userId, org.id);
+    return { ...org, role: "owner" as const, createdAt: iso(org.createdAt) };
+  },
+});
+
+const listOrganizationsOp = defineOperation({
+  method: "GET",
+  path: "/api/auth/organization/list",
+  operationId: "listOrganizations",
+  summary: "Organizations the signed-in user belongs to",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  response: Type.Array(Organization),
+  handler: ({ app, user }) =>
+    listMemberships(app.platform, user.userId).map((org) => ({ ...org, createdAt: iso(org.createdAt) })),
+});
+
+const setActiveOrganizationOp = defineOperation({
+  method: "POST",
+  path: "/api/auth/organization/set-active",
+  operationId: "setActiveOrganization",
+  summary: "Choose the organization that dashboard requests act on",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  errors: ["NOT_FOUND"],
+  body: SetActiveOrganizationBody,
+  response: SessionWithUser,
+  handler: ({ app, body, user }) => {
+    setActiveOrganization(app.platform, user.sessionId, user.userId, body.organizationId);
+    const session = findSession(app.platform, user.sessionId);
+    const account = findUser(app.platform, user.userId);
+    if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
+    return sessionView(account, session);
+  },
+});
+
+const createApiKeyOp = defineOperation({
+  method: "POST",
+  path: "/api/auth/api-key/create",
+  operationId: "createApiKey",
+  summary: "Create an API key (Settings → API Keys)",
+  description: "Owners and admins only. The key is in this response only; the service keeps its SHA-256.",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  status: 201,
+  errors: ["FORBIDDEN", "NOT_FOUND", "UNPROCESSABLE"],
+  body: CreateApiKeyBody,
+  response: CreatedApiKey,
+  handler: ({ app, body, user }) => {
+    const organizationId = targetOrganization(user, body.organizationId);
+    requireManager(app.platform, organizationId, user.userId);
+    const key = createApiKey(app.platform, {
+      organizationId,
+      name: body.name,
+      scopes: body.scopes ?? ["storefront"],
+      createdBy: user.userId,
+      expiresAt: body.expiresIn ? Date.now() + body.expiresIn * 1000 : undefined,
+    });
+    return { ...apiKeyView(key), key: key.key };
+  },
+});
+
+const listApiKeysOp = defineOperation({
+  method: "GET",
+  path: "/api/auth/api-key/list",
+  operationId: "listApiKeys",
+  summary: "API keys of an organization",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  list: true,
+  errors: ["NOT_FOUND", "UNPROCESSABLE"],
+  query: ListApiKeysQuery,
+  response: ApiKey,
+  handler: ({ app, query, user }) => {
+    const organizationId = targetOrganization(user, query.organizationId);
+    if (!membershipRole(app.platform, organizationId, user.userId)) throw notFound("Organization");
+    const page = { page: query.page ?? 1, limit: query.limit ?? 20 };
+    const { items, total } = listApiKeys(app.platform, organizationId, page);
+    return new Paged(items.map(apiKeyView), page, total);
+  },
+});
+
+const revokeApiKeyOp = defineOperation({
+  method: "POST",
+  path: "/api/auth/api-key/revoke",
+  operationId: "revokeApiKey",
+  summary: "Revoke an API key; it stops working at once",
+  tag: TAG,
+  access: "user",
+  agent: false,
+  errors: ["FORBIDDEN", "NOT_FOUND"],
+  body: RevokeApiKeyBody,
+  response: ApiKey,
+  handler: ({ app, body, user }) => {
+    const organizationId = apiKeyOrganization(app.platform, body.keyId);
+    if (!organizationId) throw notFound("API key");
+    requireManager(app.platform, organizationId, user.userId);
+    return apiKeyView(revokeApiKey(app.platform, organizationId, body.keyId));
+  },
+});
+
+export const authOperations = [
+  getMe,
+  signUp,
+  signIn,
+  signOut,
+  getSession,
+  createOrganizationOp,
+  listOrganizationsOp,
+  setActiveOrganizationOp,
+  createApiKeyOp,
+  listApiKeysOp,
+  revokeApiKeyOp,
+];

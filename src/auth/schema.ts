@@ -1,0 +1,91 @@
+import { Type } from "@sinclair/typebox";
+import { Body, Id, named, PageQuery, Scope, Text, Timestamp } from "../http/schemas.ts";
+import { HOST_PATTERN, SLUG_PATTERN } from "./service.ts";
+
+export const Email = Type.String({ format: "email", minLength: 3, maxLength: 254 });
+export const Password = Text({ min: 8, max: 256, description: "At least 8 characters" });
+export const Slug = Text({ min: 1, max: 48, pattern: SLUG_PATTERN });
+export const HostName = Text({ min: 3, max: 253, pattern: HOST_PATTERN });
+
+export const Caller = named(
+  "Caller",
+  Type.Object({
+    orgId: Type.String(),
+    scopes: Type.Array(Scope),
+    type: Type.Union([
+      Type.Literal("agent"),
+      Type.Literal("api-key"),
+      Type.Literal("session"),
+      Type.Literal("host"),
+    ]),
+    userId: Type.Optional(Type.String({ description: "Only for session and agent callers" })),
+  }),
+);
+
+export const User = named(
+  "User",
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp,
+  }),
+);
+
+export const Session = named(
+  "Session",
+  Type.Object({
+    id: Type.String(),
+    activeOrganizationId: Type.Union([Type.String(), Type.Null()]),
+    expiresAt: Timestamp,
+    createdAt: Timestamp,
+  }),
+);
+
+export const SessionWithUser = Type.Object({ user: User, session: Session });
+
+export const Organization = named(
+  "Organization",
+  Type.Object({
+    id: Type.String(),
+    slug: Type.String(),
+    name: Type.String(),
+    role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]),
+    createdAt: Timestamp,
+  }),
+);
+
+export const ApiKey = named(
+  "ApiKey",
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    start: Type.String({ description: "First characters of the key, to tell keys apart" }),
+    metadata: Type.Object({ organizationId: Type.String(), scopes: Type.Array(Scope) }),
+    createdAt: Timestamp,
+    expiresAt: Type.Union([Timestamp, Type.Null()]),
+    revokedAt: Type.Union([Timestamp, Type.Null()]),
+  }),
+);
+
+export const CreatedApiKey = Type.Composite([
+  ApiKey,
+  Type.Object({ key: Type.String({ description: "The key itself; shown only in this response" }) }),
+]);
+
+export const SignUpBody = Body({
+  email: Email,
+  password: Password,
+  name: Type.Optional(Text({ min: 1, max: 200 })),
+});
+export const SignInBody = Body({ email: Email, password: Text({ min: 1, max: 256 }) });
+export const CreateOrganizationBody = Body({ name: Text({ min: 1, max: 200 }), slug: Type.Optional(Slug) });
+export const SetActiveOrganizationBody = Body({ organizationId: Id("org") });
+export const CreateApiKeyBody = Body({
+  name: Text({ min: 1, max: 100 }),
+  scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 2, default: ["storefront"] })),
+  organizationId: Type.Optional(Id("org")),
+  expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: 10 * 365 * 86400, description: "Seconds" })),
+});
+export const ListApiKeysQuery = Type.Object({ organizationId: Type.Optional(Id("org")), ...PageQuery });
+export const RevokeApiKeyBody = Body({ keyId: Id("key") });

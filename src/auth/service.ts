@@ -1,0 +1,435 @@
+import { and, asc, count, eq, isNull } from "drizzle-orm";
+import type { AppContext } from "../app-context.ts";
+import type { PlatformDb } from "../db/platform.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import type { Scope } from "../http/operation.ts";
+import type { PageParams } from "../http/schemas.ts";
+import { newId } from "../lib/ids.ts";
+import { newToken, sha256Hex } from "./crypto.ts";
+import { apiKeys, domains, members, organizations, type Role, sessions, users } from "./tables.ts";
+
+// Users, organizations, memberships, domains, sessions and API keys: rules only, no HTTP.
+
+export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** A session's expiry slides forward at most once a day, so most requests write nothing. */
+export const SESSION_REFRESH_MS = 24 * 3600 * 1000;
+
+export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$";
+export const HOST_PATTERN =
+  "^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$";
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Host header → host name: lower-case, port stripped. */
+export function normalizeHost(host: string): string {
+  const lower = host.trim().toLowerCase();
+  if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
+  const colon = lower.indexOf(":");
+  return colon === -1 ? lower : lower.slice(0, colon);
+}
+
+export function slugify(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug || "store";
+}
+
+// ---------------------------------------------------------------- organizations
+
+export interface Organization {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: number;
+}
+
+function freeSlug(platform: PlatformDb, base: string): string {
+  const taken = (slug: string) =>
+    platform.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.slug, slug))
+      .get();
+  if (!taken(base)) return base;
+  for (let n = 2; n < 1000; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+  return `${base}-${newId("x").slice(2, 8).toLowerCase()}`;
+}
+
+/**
+ * Creates an organization: its tenant file (created and migrated first, removed again if the
+ * control-plane rows cannot be written), its row, an optional owner membership and host.
+ */
+export function createOrganization(
+  app: Pick<AppContext, "platform" | "tenants">,
+  input: { name: string; slug?: string; host?: string; ownerUserId?: string },
+): Organization {
+  const { platform } = app;
+  const slug = input.slug ?? freeSlug(platform, slugify(input.name));
+  if (platform.db.select().from(organizations).where(eq(organizations.slug, slug)).get()) {
+    throw new ApiError("CONFLICT", `The slug "${slug}" is taken`);
+  }
+  if (input.host) assertHostFree(platform, input.host);
+  const now = Date.now();
+  const org: Organization = { id: newId("org"), slug, name: input.name, createdAt: now };
+  app.tenants.create(org.id);
+  try {
+    platform.sqlite.transaction(() => {
+      platform.db
+        .insert(organizations)
+        .values({ ...org, updatedAt: now })
+        .run();
+      if (input.ownerUserId) {
+        platform.db
+          .insert(members)
+          .values({
+            id: newId("mem"),
+            organizationId: org.id,
+            userId: input.ownerUserId,
+            role: "owner",
+            createdAt: now,
+          })
+          .run();
+      }
+      if (input.host) {
+        platform.db
+          .insert(domains)
+          .values({ host: input.host, organizationId: org.id, verified: true, createdAt: now })
+          .run();
+      }
+    })();
+  } catch (error) {
+    app.tenants.discard(org.id);
+    if (isUniqueViolation(error)) throw new ApiError("CONFLICT", "The organization slug or host is taken");
+    throw error;
+  }
+  return org;
+}
+
+export function findOrganization(platform: PlatformDb, id: string): Organization | undefined {
+  return platform.db
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      createdAt: organizations.createdAt,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, id))
+    .get();
+}
+
+export function listOrganizations(platform: PlatformDb): Organization[] {
+  return platform.db
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      createdAt: organizations.createdAt,
+    })
+    .from(organizations)
+    .orderBy(asc(organizations.createdAt), asc(organizations.id))
+    .all();
+}
+
+function assertHostFree(platform: PlatformDb, host: string) {
+  if (platform.db.select().from(domains).where(eq(domains.host, host)).get()) {
+    throw new ApiError("CONFLICT", `The host ${host} already belongs to an organization`);
+  }
+}
+
+export function addDomain(platform: PlatformDb, organizationId: string, host: string) {
+  if (!findOrganization(platform, organizationId)) throw notFound("Organization");
+  assertHostFree(platform, host);
+  const row = { host, organizationId, verified: true, createdAt: Date.now() };
+  platform.db.insert(domains).values(row).run();
+  return row;
+}
+
+// ---------------------------------------------------------------- users and memberships
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string | null;
+  createdAt: number;
+}
+
+export async function createUser(
+  platform: PlatformDb,
+  input: { email: string; password: string; name?: string },
+): Promise<PublicUser> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const now = Date.now();
+  const user = { id: newId("usr"), email, name: input.name ?? null, createdAt: now };
+  try {
+    platform.db
+      .insert(users)
+      .values({ ...user, passwordHash, updatedAt: now })
+      .run();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("CONFLICT", "An account with this email already exists");
+    throw error;
+  }
+  return user;
+}
+
+// Verified against when the email is unknown, so a miss costs as long as a wrong password.
+let decoyHash: Promise<string> | undefined;
+
+/** The user whose password matches, or null; it never tells whether the email exists. */
+export async function verifyPassword(
+  platform: PlatformDb,
+  email: string,
+  password: string,
+): Promise<PublicUser | null> {
+  const row = platform.db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
+  if (!row) {
+    decoyHash ??= Bun.password.hash("decoy password", { algorithm: "argon2id" });
+    await Bun.password.verify(password, await decoyHash);
+    return null;
+  }
+  if (!(await Bun.password.verify(password, row.passwordHash))) return null;
+  return { id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
+}
+
+export function findUserByEmail(platform: PlatformDb, email: string) {
+  return platform.db
+    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
+}
+
+export function findUser(platform: PlatformDb, id: string): PublicUser | undefined {
+  return platform.db
+    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .get();
+}
+
+export function addMember(platform: PlatformDb, organizationId: string, userId: string, role: Role) {
+  try {
+    platform.db
+      .insert(members)
+      .values({ id: newId("mem"), organizationId, userId, role, createdAt: Date.now() })
+      .run();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new ApiError("CONFLICT", "The user is already a member of this organization");
+    throw error;
+  }
+}
+
+export function membershipRole(
+  platform: PlatformDb,
+  organizationId: string,
+  userId: string,
+): Role | undefined {
+  return platform.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)))
+    .get()?.role;
+}
+
+export function listMemberships(platform: PlatformDb, userId: string) {
+  return platform.db
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      createdAt: organizations.createdAt,
+      role: members.role,
+    })
+    .from(members)
+    .innerJoin(organizations, eq(organizations.id, members.organizationId))
+    .where(eq(members.userId, userId))
+    .orderBy(asc(members.createdAt), asc(organizations.id))
+    .all();
+}
+
+/** The organization a member may manage (owner or admin); anything else reads as not found or forbidden. */
+export function requireManager(platform: PlatformDb, organizationId: string, userId: string) {
+  const role = membershipRole(platform, organizationId, userId);
+  if (!role) throw notFound("Organization");
+  if (role === "member")
+    throw new ApiError("FORBIDDEN", "Only an owner or admin of the organization can do this");
+  return role;
+}
+
+// ---------------------------------------------------------------- sessions
+
+export interface Session {
+  id: string;
+  userId: string;
+  activeOrganizationId: string | null;
+  expiresAt: number;
+  createdAt: number;
+}
+
+/** Starts a session; the active organization starts as the user's first one. Returns the token once. */
+export function createSession(platform: PlatformDb, userId: string, userAgent: string | null) {
+  const token = newToken();
+  const now = Date.now();
+  const first = listMemberships(platform, userId)[0];
+  const session: Session = {
+    id: newId("ses"),
+    userId,
+    activeOrganizationId: first?.id ?? null,
+    expiresAt: now + SESSION_TTL_MS,
+    createdAt: now,
+  };
+  platform.db
+    .insert(sessions)
+    .values({
+      ...session,
+      tokenHash: sha256Hex(token),
+      authenticatedAt: now,
+      userAgent: userAgent?.slice(0, 300) ?? null,
+      updatedAt: now,
+    })
+    .run();
+  return { token, session };
+}
+
+export function findSession(platform: PlatformDb, sessionId: string): Session | undefined {
+  return platform.db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      activeOrganizationId: sessions.activeOrganizationId,
+      expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .get();
+}
+
+export function deleteSession(platform: PlatformDb, sessionId: string) {
+  platform.db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+export function setActiveOrganization(
+  platform: PlatformDb,
+  sessionId: string,
+  userId: string,
+  organizationId: string,
+) {
+  if (!membershipRole(platform, organizationId, userId)) throw notFound("Organization");
+  platform.db
+    .update(sessions)
+    .set({ activeOrganizationId: organizationId, updatedAt: Date.now() })
+    .where(eq(sessions.id, sessionId))
+    .run();
+}
+
+// ---------------------------------------------------------------- API keys
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  start: string;
+  metadata: { organizationId: string; scopes: Scope[] };
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+const apiKeyColumns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  start: apiKeys.start,
+  organizationId: apiKeys.organizationId,
+  scopes: apiKeys.scopes,
+  createdAt: apiKeys.createdAt,
+  expiresAt: apiKeys.expiresAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+function toApiKeyView(row: {
+  id: string;
+  name: string;
+  start: string;
+  organizationId: string;
+  scopes: string[];
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}): ApiKeyView {
+  const { organizationId, scopes, ...rest } = row;
+  return { ...rest, metadata: { organizationId, scopes: scopes as Scope[] } };
+}
+
+/** Creates a key `ck_…`; only its SHA-256 is stored, so the returned plaintext is the only copy. */
+export function createApiKey(
+  platform: PlatformDb,
+  input: { organizationId: string; name: string; scopes: Scope[]; createdBy?: string; expiresAt?: number },
+): ApiKeyView & { key: string } {
+  if (!findOrganization(platform, input.organizationId)) throw notFound("Organization");
+  const key = newToken("ck_");
+  const row = {
+    id: newId("key"),
+    name: input.name,
+    start: key.slice(0, 8),
+    organizationId: input.organizationId,
+    scopes: [...new Set(input.scopes)],
+    createdAt: Date.now(),
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+  };
+  platform.db
+    .insert(apiKeys)
+    .values({ ...row, keyHash: sha256Hex(key), createdBy: input.createdBy ?? null })
+    .run();
+  return { ...toApiKeyView(row), key };
+}
+
+export function listApiKeys(platform: PlatformDb, organizationId: string, page: PageParams) {
+  const where = eq(apiKeys.organizationId, organizationId);
+  const items = platform.db
+    .select(apiKeyColumns)
+    .from(apiKeys)
+    .where(where)
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .all()
+    .map(toApiKeyView);
+  const total = platform.db.select({ n: count() }).from(apiKeys).where(where).get()?.n ?? 0;
+  return { items, total };
+}
+
+export function apiKeyOrganization(platform: PlatformDb, keyId: string): string | undefined {
+  return platform.db.select({ org: apiKeys.organizationId }).from(apiKeys).where(eq(apiKeys.id, keyId)).get()
+    ?.org;
+}
+
+export function revokeApiKey(platform: PlatformDb, organizationId: string, keyId: string): ApiKeyView {
+  const where = and(eq(apiKeys.id, keyId), eq(apiKeys.organizationId, organizationId));
+  platform.db
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(where, isNull(apiKeys.revokedAt)))
+    .run();
+  const row = platform.db.select(apiKeyColumns).from(apiKeys).where(where).get();
+  if (!row) throw notFound("API key");
+  return toApiKeyView(row);
+}

@@ -1,0 +1,200 @@
+import { mkdirSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type AppContext, closeContext, createContext } from "./app-context.ts";
+import {
+  addDomain,
+  addMember,
+  createApiKey,
+  createOrganization,
+  createUser,
+  findOrganization,
+  findUserByEmail,
+  listOrganizations,
+} from "./auth/service.ts";
+import { ROLES, type Role } from "./auth/tables.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { ApiError } from "./http/errors.ts";
+import type { Scope } from "./http/operation.ts";
+
+const USAGE = `Usage: commerce <command> [options] [--json]
+
+  org create --name NAME [--slug SLUG] [--host HOST]
+  org list
+  domain add --org ORG_ID --host HOST
+  user create --email EMAIL --password PASSWORD [--org ORG_ID] [--role owner|admin|member] [--name NAME]
+  apikey create --org ORG_ID [--scopes admin,storefront] [--name NAME]
+  backup --out DIR
+
+Reads the same DATA_DIR as the server and is safe to run while it runs.`;
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+
+function need(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function requireOrg(ctx: AppContext, id: string) {
+  const org = findOrganization(ctx.platform, id);
+  if (!org) throw new ApiError("NOT_FOUND", `organization ${id} not found`);
+  return org;
+}
+
+function parseScopes(raw: string | undefined): Scope[] {
+  const scopes = (raw ?? "admin,storefront").split(",").map((s) => s.trim());
+  if (scopes.length === 0 || scopes.some((s) => s !== "admin" && s !== "storefront")) {
+    throw new UsageError("--scopes takes admin and/or storefront, comma-separated");
+  }
+  return scopes as Scope[];
+}
+
+/** Copies every database with VACUUM INTO: a consistent snapshot even while the server writes. */
+function backup(ctx: AppContext, out: string) {
+  const dir = resolve(out);
+  mkdirSync(join(dir, "tenants"), { recursive: true });
+  if (readdirSync(join(dir, "tenants")).length > 0) throw new UsageError(`${dir} already holds a backup`);
+  const files: string[] = [];
+  const platformFile = join(dir, "platform.sqlite");
+  ctx.platform.sqlite.query("VACUUM INTO ?").run(platformFile);
+  files.push(platformFile);
+  for (const org of listOrganizations(ctx.platform)) {
+    const file = join(dir, "tenants", `${org.id}.sqlite`);
+    ctx.tenants.with(org.id, (tenant) => tenant.sqlite.query("VACUUM INTO ?").run(file));
+    files.push(file);
+  }
+  return { dir, files };
+}
+
+async function run(ctx: AppContext, command: string, options: Options): Promise<[unknown, string]> {
+  switch (command) {
+    case "org create": {
+      const host = typeof options.host === "string" ? options.host.toLowerCase() : undefined;
+      const org = createOrganization(ctx, {
+        name: need(options, "name"),
+        slug: typeof options.slug === "string" ? options.slug : undefined,
+        host,
+      });
+      const result = { id: org.id, slug: org.slug, name: org.name, host: host ?? null };
+      return [
+        result,
+        `Created organization ${org.name} (${org.id}), slug ${org.slug}${host ? `, host ${host}` : ""}`,
+      ];
+    }
+    case "org list": {
+      const orgs = listOrganizations(ctx.platform).map(({ id, slug, name }) => ({ id, slug, name }));
+      return [orgs, orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}`).join("\n") || "(no organizations)"];
+    }
+    case "domain add": {
+      const orgId = need(options, "org");
+      const host = need(options, "host").toLowerCase();
+      addDomain(ctx.platform, orgId, host);
+      return [{ host, orgId }, `Host ${host} now answers for ${orgId}`];
+    }
+    case "user create": {
+      const role = (options.role ?? "owner") as Role;
+      if (!ROLES.includes(role)) throw new UsageError("--role takes owner, admin or member");
+      const password = need(options, "password");
+      if (password.length < 8) throw new UsageError("--password needs at least 8 characters");
+      const orgId = typeof options.org === "string" ? requireOrg(ctx, options.org).id : null;
+      const email = need(options, "email");
+      const user =
+        findUserByEmail(ctx.platform, email) ??
+        (await createUser(ctx.platform, {
+          email,
+          password,
+          name: typeof options.name === "string" ? options.name : undefined,
+        }));
+      if (orgId) addMember(ctx.platform, orgId, user.id, role);
+      return [
+        { id: user.id, email: user.email, orgId, role: orgId ? role : null },
+        `User ${user.email} (${user.id})${orgId ? ` is ${role} of ${orgId}` : ""}`,
+      ];
+    }
+    case "apikey create": {
+      const orgId = requireOrg(ctx, need(options, "org")).id;
+      const scopes = parseScopes(typeof options.scopes === "string" ? options.scopes : undefined);
+      const key = createApiKey(ctx.platform, {
+        organizationId: orgId,
+        name: typeof options.name === "string" ? options.name : "CLI key",
+        scopes,
+      });
+      return [
+        { id: key.id, key: key.key, orgId, scopes: key.metadata.scopes },
+        `API key ${key.id} for ${orgId} (${scopes.join(", ")}), shown only now:\n${key.key}`,
+      ];
+    }
+    case "backup": {
+      const result = backup(ctx, need(options, "out"));
+      return [result, `Backed up ${result.files.length} databases to ${result.dir}`];
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean" },
+        help: { type: "boolean" },
+        name: { type: "string" },
+        slug: { type: "string" },
+        host: { type: "string" },
+        org: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
+        scopes: { type: "string" },
+        out: { type: "string" },
+      },
+    });
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const command = positionals[0] === "backup" ? "backup" : positionals.slice(0, 2).join(" ");
+
+  let ctx: AppContext;
+  try {
+    ctx = createContext({ ...loadConfig(), logLevel: "warn" });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`configuration error: ${error.message}`);
+    return 1;
+  }
+  try {
+    const [result, text] = await run(ctx, command, values as Options);
+    console.log(values.json ? JSON.stringify(result) : text);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      console.error(values.json ? JSON.stringify(error.toBody()) : `error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    closeContext(ctx);
+  }
+}
+
+export const CLI_COMMANDS = new Set(["org", "domain", "user", "apikey", "backup", "seed", "help", "--help"]);
+
+if (import.meta.main) process.exit(await runCli(process.argv.slice(2)));

@@ -1,0 +1,175 @@
+import { resolve } from "node:path";
+
+/** Every environment variable the service reads, typed. Built once at start by `loadConfig`. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Origin of the service itself (issuer, approval page, /mcp). */
+  baseUrl: string;
+  /** Origin of `/v1` (OpenAPI `servers`, agent execution target). */
+  apiPublicUrl: string;
+  /** Storefront hosts `{slug}.{platformDomain}` resolve to the organization with that slug. */
+  platformDomain: string;
+  /** Origin that receives provider webhooks (`/api/webhooks/...`). */
+  checkoutUrl: string;
+  /** Shared secret for `POST /v1/webhooks/payments/*`; unset disables those routes. */
+  checkoutApiSecret: string | undefined;
+  /** 32-byte key for provider secrets; unset outside production means a generated key file. */
+  integrationEncryptionKey: Uint8Array | undefined;
+  /** `x-api-key` for proxied agent execution: one key for every tenant, or one per org id. */
+  agentProxyApiKey: string | Record<string, string> | undefined;
+  agentDeviceAuthPage: string;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+  /** Most tenant SQLite handles kept open at once (LRU). */
+  tenantPoolSize: number;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Create and seed the demo organization on first start. */
+  demoTenant: boolean;
+  production: boolean;
+}
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+/** A bare origin: lower-case scheme and host, default port dropped; a path, query or fragment is refused. */
+function origin(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(name, `must use http or https (got "${raw}")`);
+  }
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(name, `must be an origin without path, query or credentials (got "${raw}")`);
+  }
+  return url.origin;
+}
+
+function encryptionKey(env: Env, production: boolean): Uint8Array | undefined {
+  const name = "INTEGRATION_ENCRYPTION_KEY";
+  const raw = read(env, name);
+  if (raw === undefined) {
+    if (production) throw new ConfigError(name, "is required when NODE_ENV=production");
+    return undefined;
+  }
+  let bytes: Uint8Array | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) bytes = Uint8Array.from(Buffer.from(raw, "hex"));
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) bytes = Uint8Array.from(Buffer.from(raw, "base64"));
+  if (bytes?.length !== 32) {
+    throw new ConfigError(name, "must be exactly 32 bytes as 64 hex characters or base64/base64url");
+  }
+  return bytes;
+}
+
+function proxyKey(env: Env): Config["agentProxyApiKey"] {
+  const name = "AGENT_PROXY_API_KEY";
+  const raw = read(env, name);
+  if (raw === undefined || !raw.startsWith("{")) return raw;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(name, 'must be one key or a JSON object {"<orgId>": "<key>"}');
+  }
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.length === 0 || entries.some(([, v]) => typeof v !== "string" || v === "")) {
+    throw new ConfigError(name, 'must be one key or a JSON object {"<orgId>": "<key>"} of non-empty strings');
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+function hostName(env: Env, name: string, fallback: string): string {
+  const raw = (read(env, name) ?? fallback).toLowerCase();
+  if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(raw)) {
+    throw new ConfigError(name, `must be a DNS name such as shops.example.com (got "${raw}")`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = read(env, "NODE_ENV") === "production";
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const host = read(env, "HOST") ?? "0.0.0.0";
+  const apiPublicUrlSetting = origin(env, "API_PUBLIC_URL");
+  const baseUrl = origin(env, "BASE_URL") ?? apiPublicUrlSetting ?? `http://localhost:${port}`;
+  const apiPublicUrl = apiPublicUrlSetting ?? baseUrl;
+
+  const checkoutApiSecret = read(env, "CHECKOUT_API_SECRET");
+  if (checkoutApiSecret !== undefined && checkoutApiSecret.length < 32) {
+    throw new ConfigError("CHECKOUT_API_SECRET", "must be at least 32 characters when set");
+  }
+
+  const agentDeviceAuthPage = read(env, "AGENT_DEVICE_AUTH_PAGE") ?? "/device/capabilities";
+  if (!/^\/[A-Za-z0-9/_.-]*$/.test(agentDeviceAuthPage)) {
+    throw new ConfigError(
+      "AGENT_DEVICE_AUTH_PAGE",
+      `must be a path starting with / (got "${agentDeviceAuthPage}")`,
+    );
+  }
+
+  const logLevel = (read(env, "LOG_LEVEL") ?? "info").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
+  }
+
+  return {
+    port,
+    host,
+    dataDir: resolve(read(env, "DATA_DIR") ?? "data"),
+    baseUrl,
+    apiPublicUrl,
+    platformDomain: hostName(env, "PLATFORM_DOMAIN", "localhost"),
+    checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
+    checkoutApiSecret,
+    integrationEncryptionKey: encryptionKey(env, production),
+    agentProxyApiKey: proxyKey(env),
+    agentDeviceAuthPage,
+    trustProxy: boolean(env, "TRUST_PROXY", false),
+    logLevel: logLevel as LogLevel,
+    tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 256, 1, 100_000),
+    maxBodyBytes: integer(env, "MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
+    demoTenant: boolean(env, "DEMO_TENANT", true),
+    production,
+  };
+}

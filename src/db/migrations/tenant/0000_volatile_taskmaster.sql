@@ -1,0 +1,4 @@
+CREATE TABLE `tenant_meta` (
+	`key` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL
+);

@@ -1,0 +1,83 @@
+import { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { MigrationMeta } from "drizzle-orm/migrator";
+
+/** What `scripts/embed-migrations.ts` writes for each migration set: drizzle-kit's journal and SQL, as text. */
+export interface EmbeddedMigrations {
+  journal: { entries: { idx: number; when: number; tag: string; breakpoints: boolean }[] };
+  files: Record<string, string>;
+}
+
+/**
+ * Durability choice (measured in docs/storage.md): WAL with synchronous=NORMAL keeps every commit
+ * across a process crash; `durably()` raises a connection to FULL for the commits that must also
+ * survive power loss. busy_timeout lets the CLI and the server write the same file.
+ */
+export function openSqlite(
+  path: string,
+  options: { create: boolean; synchronous: "NORMAL" | "FULL" },
+): Database {
+  const sqlite = new Database(path, { create: options.create, readwrite: true, strict: true });
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run(`PRAGMA synchronous = ${options.synchronous}`);
+  sqlite.run("PRAGMA foreign_keys = ON");
+  return sqlite;
+}
+
+function toMigrationMeta(set: EmbeddedMigrations): MigrationMeta[] {
+  return set.journal.entries.map((entry) => {
+    const text = set.files[entry.tag];
+    if (text === undefined) throw new Error(`embedded migration ${entry.tag} is missing`);
+    return {
+      sql: text.split("--> statement-breakpoint"),
+      bps: entry.breakpoints,
+      folderMillis: entry.when,
+      hash: createHash("sha256").update(text).digest("hex"),
+    };
+  });
+}
+
+/**
+ * Applies the embedded migrations through drizzle's own routine (same `__drizzle_migrations` bookkeeping)
+ * and records how many are applied in `user_version`, so reopening a current file costs one pragma read.
+ * Foreign keys are off while migrating: drizzle-kit's table rebuilds would otherwise cascade-delete children.
+ */
+export function migrate(
+  sqlite: Database,
+  db: BunSQLiteDatabase<Record<string, unknown>>,
+  set: EmbeddedMigrations,
+) {
+  const wanted = set.journal.entries.length;
+  const current = (sqlite.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+  if (current === wanted) return;
+  if (current > wanted) {
+    throw new Error(
+      `database ${sqlite.filename} is at schema ${current}, newer than this program (${wanted})`,
+    );
+  }
+  sqlite.run("PRAGMA foreign_keys = OFF");
+  try {
+    const internal = db as unknown as {
+      dialect: { migrate(m: MigrationMeta[], session: unknown, config: unknown): void };
+      session: unknown;
+    };
+    internal.dialect.migrate(toMigrationMeta(set), internal.session, { migrationsFolder: "" });
+    const broken = sqlite.query("PRAGMA foreign_key_check").all();
+    if (broken.length > 0) throw new Error(`migration left ${broken.length} broken foreign keys`);
+    sqlite.run(`PRAGMA user_version = ${wanted}`);
+  } finally {
+    sqlite.run("PRAGMA foreign_keys = ON");
+  }
+}
+
+/** Runs `fn` in one BEGIN IMMEDIATE transaction committed with synchronous=FULL (orders, payments, refunds). */
+export function durably<T>(sqlite: Database, fn: () => T): T {
+  sqlite.run("PRAGMA synchronous = FULL");
+  try {
+    return sqlite.transaction(fn).immediate();
+  } finally {
+    sqlite.run("PRAGMA synchronous = NORMAL");
+  }
+}

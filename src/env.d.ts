@@ -1,0 +1,5 @@
+// SQL files imported `with { type: "text" }` (embedded migrations).
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,49 @@
+import { ApiError } from "./errors.ts";
+
+const tooLarge = (limit: number) =>
+  new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${limit} bytes`);
+
+/** Rejects a declared body above the limit before anything reads it. */
+export function checkDeclaredLength(request: Request, limit: number): void {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+}
+
+/** Reads the body as text, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
+async function readLimited(request: Request, limit: number): Promise<string> {
+  checkDeclaredLength(request, limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The JSON body of a request; an empty body reads as `{}`. */
+export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+  const text = await readLimited(request, limit);
+  if (text.trim() === "") return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {
+    throw new ApiError("VALIDATION_ERROR", "Request body must be JSON (Content-Type: application/json)", [
+      { path: "/body", message: `Unsupported Content-Type ${JSON.stringify(type)}` },
+    ]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("VALIDATION_ERROR", "Request body is not valid JSON", [
+      { path: "/body", message: "Malformed JSON" },
+    ]);
+  }
+}
