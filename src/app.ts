@@ -34,14 +34,16 @@ function clientIp(request: Request, server: Server<unknown> | undefined, trustPr
   return server?.requestIP(request)?.address ?? null;
 }
 
-export function createApp(config: Config): App {
+/** Builds the service; `extraOperations` lets tests declare operations beside the real ones. */
+export function createApp(config: Config, extraOperations: Operation[] = []): App {
   const ctx = createContext(config);
   const { log } = ctx;
   const resolver = new CallerResolver(ctx);
-  assertRegistry(operations);
+  const declared = [...operations, ...extraOperations];
+  assertRegistry(declared);
 
   const states = new WeakMap<Request, RequestState>();
-  const openApiJson = JSON.stringify(buildOpenApiDocument(operations, config));
+  const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
   const docsHtml = docsPage("/v1/openapi.json");
 
   const elysia = new Elysia({ normalize: false })
@@ -65,7 +67,7 @@ export function createApp(config: Config): App {
       return errorResponse(new Error(`router error ${String(code)}`), log, id);
     });
 
-  for (const op of operations) {
+  for (const op of declared) {
     const compiled = compileOperation(op);
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     elysia.route(
@@ -88,7 +90,7 @@ export function createApp(config: Config): App {
 
   return {
     ctx,
-    operations,
+    operations: declared,
     async fetch(request, server) {
       const started = performance.now();
       const incoming = request.headers.get("x-request-id");

@@ -10,7 +10,9 @@ import {
   createUser,
   findOrganization,
   findUserByEmail,
+  HOST_PATTERN,
   listOrganizations,
+  SLUG_PATTERN,
 } from "./auth/service.ts";
 import { ROLES, type Role } from "./auth/tables.ts";
 import { ConfigError, loadConfig } from "./config.ts";
@@ -44,6 +46,11 @@ function requireOrg(ctx: AppContext, id: string) {
   return org;
 }
 
+function checked(value: string, pattern: string, option: string): string {
+  if (!new RegExp(pattern).test(value)) throw new UsageError(`--${option} "${value}" is not valid`);
+  return value;
+}
+
 function parseScopes(raw: string | undefined): Scope[] {
   const scopes = (raw ?? "admin,storefront").split(",").map((s) => s.trim());
   if (scopes.length === 0 || scopes.some((s) => s !== "admin" && s !== "storefront")) {
@@ -53,7 +60,7 @@ function parseScopes(raw: string | undefined): Scope[] {
 }
 
 /** Copies every database with VACUUM INTO: a consistent snapshot even while the server writes. */
-function backup(ctx: AppContext, out: string) {
+async function backup(ctx: AppContext, out: string) {
   const dir = resolve(out);
   mkdirSync(join(dir, "tenants"), { recursive: true });
   if (readdirSync(join(dir, "tenants")).length > 0) throw new UsageError(`${dir} already holds a backup`);
@@ -63,7 +70,7 @@ function backup(ctx: AppContext, out: string) {
   files.push(platformFile);
   for (const org of listOrganizations(ctx.platform)) {
     const file = join(dir, "tenants", `${org.id}.sqlite`);
-    ctx.tenants.with(org.id, (tenant) => tenant.sqlite.query("VACUUM INTO ?").run(file));
+    await ctx.tenants.with(org.id, (tenant) => tenant.sqlite.query("VACUUM INTO ?").run(file));
     files.push(file);
   }
   return { dir, files };
@@ -72,10 +79,13 @@ function backup(ctx: AppContext, out: string) {
 async function run(ctx: AppContext, command: string, options: Options): Promise<[unknown, string]> {
   switch (command) {
     case "org create": {
-      const host = typeof options.host === "string" ? options.host.toLowerCase() : undefined;
+      const host =
+        typeof options.host === "string"
+          ? checked(options.host.toLowerCase(), HOST_PATTERN, "host")
+          : undefined;
       const org = createOrganization(ctx, {
         name: need(options, "name"),
-        slug: typeof options.slug === "string" ? options.slug : undefined,
+        slug: typeof options.slug === "string" ? checked(options.slug, SLUG_PATTERN, "slug") : undefined,
         host,
       });
       const result = { id: org.id, slug: org.slug, name: org.name, host: host ?? null };
@@ -90,7 +100,7 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
     }
     case "domain add": {
       const orgId = need(options, "org");
-      const host = need(options, "host").toLowerCase();
+      const host = checked(need(options, "host").toLowerCase(), HOST_PATTERN, "host");
       addDomain(ctx.platform, orgId, host);
       return [{ host, orgId }, `Host ${host} now answers for ${orgId}`];
     }
@@ -128,7 +138,7 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
       ];
     }
     case "backup": {
-      const result = backup(ctx, need(options, "out"));
+      const result = await backup(ctx, need(options, "out"));
       return [result, `Backed up ${result.files.length} databases to ${result.dir}`];
     }
     default:
@@ -162,9 +172,13 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) {
+  if (values.help) {
     console.log(USAGE);
-    return values.help ? 0 : 2;
+    return 0;
+  }
+  if (positionals.length === 0) {
+    console.error(USAGE);
+    return 2;
   }
   const command = positionals[0] === "backup" ? "backup" : positionals.slice(0, 2).join(" ");
 

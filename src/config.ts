@@ -80,7 +80,7 @@ function origin(env: Env, name: string): string | undefined {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ConfigError(name, `must use http or https (got "${raw}")`);
   }
-  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+  if (url.pathname !== "/" || /[?#]/.test(raw) || url.username || url.password) {
     throw new ConfigError(name, `must be an origin without path, query or credentials (got "${raw}")`);
   }
   return url.origin;

@@ -13,14 +13,31 @@ export interface InputValidator {
   parse(value: unknown): unknown;
 }
 
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Path and query values arrive as strings. Only exact spellings are converted ("5" → 5,
+ * "true" → true), unlike TypeBox's Convert, which truncates "2.5" to 2 for an integer: a silent clamp.
+ */
+function coerceStrings(schema: TSchema, raw: unknown): unknown {
+  const properties = (schema as { properties?: Record<string, { type?: string }> }).properties;
+  if (!properties || raw === null || typeof raw !== "object") return raw;
+  const out: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(out)) {
+    const type = properties[name]?.type;
+    if (typeof value !== "string") continue;
+    if ((type === "integer" || type === "number") && NUMBER.test(value)) out[name] = Number(value);
+    else if (type === "boolean" && (value === "true" || value === "false")) out[name] = value === "true";
+  }
+  return out;
+}
+
 export function compileInput(part: InputPart, schema: TSchema): InputValidator {
   const check: TypeCheck<TSchema> = TypeCompiler.Compile(schema);
-  // Path and query values arrive as strings: convert them to the declared types first.
   const coerce = part !== "body";
   return {
     parse(value) {
-      let input = value;
-      if (coerce) input = Value.Convert(schema, input);
+      let input = coerce ? coerceStrings(schema, value) : value;
       input = Value.Default(schema, input);
       if (check.Check(input)) return input;
       throw validationError(part, check, input);

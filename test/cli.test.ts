@@ -1,0 +1,526 @@
+import { Database } from "bun:sqlite";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type App, createApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `bun src/cli.ts ...args` as a real process on `dataDir`. */
+async function cli(dataDir: string, ...args: string[]): Promise<Run> {
+  const proc = Bun.spawn([process.execPath, "src/cli.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
+  return { code, stdout, stderr };
+}
+
+/** A successful `--json` run: exit 0, nothing on stderr, exactly one JSON value on one stdout line. */
+async function cliJson<T = Record<string, unknown>>(dataDir: string, ...args: string[]): Promise<T> {
+  const run = await cli(dataDir, ...args, "--json");
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const lines = run.stdout.split("\n").filter((line) => line !== "");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!) as T;
+}
+
+function tempDir(label: string): string {
+  return mkdtempSync(join(tmpdir(), `commerce-cli-${label}-`));
+}
+
+/** The control plane's bytes on disk: main file plus any WAL not yet checkpointed. */
+function platformBytes(dataDir: string): Buffer {
+  const parts = ["platform.sqlite", "platform.sqlite-wal"]
+    .map((name) => join(dataDir, name))
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path));
+  return Buffer.concat(parts);
+}
+
+function withDb<T>(path: string, fn: (db: Database) => T): T {
+  const db = new Database(path, { readonly: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+
+interface OrgJson {
+  id: string;
+  slug: string;
+  name: string;
+  host: string | null;
+}
+
+interface KeyJson {
+  id: string;
+  key: string;
+  orgId: string;
+  scopes: string[];
+}
+
+describe("CLI against one DATA_DIR", () => {
+  let dataDir: string;
+  let shopA: OrgJson;
+
+  beforeAll(async () => {
+    dataDir = tempDir("data");
+    shopA = await cliJson<OrgJson>(
+      dataDir,
+      "org",
+      "create",
+      "--name",
+      "Shop A",
+      "--host",
+      "shop-a.example.com",
+    );
+  });
+
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const tenantFiles = () => readdirSync(join(dataDir, "tenants")).filter((f) => f.endsWith(".sqlite"));
+
+  describe("org create", () => {
+    test("prints id, slug, name and host and creates the tenant file", () => {
+      expect(Object.keys(shopA).sort()).toEqual(["host", "id", "name", "slug"]);
+      expect(shopA.id).toMatch(/^org_[A-Za-z0-9]+$/);
+      expect(shopA.slug).toBe("shop-a");
+      expect(shopA.name).toBe("Shop A");
+      expect(shopA.host).toBe("shop-a.example.com");
+
+      const tenantPath = join(dataDir, "tenants", `${shopA.id}.sqlite`);
+      expect(existsSync(tenantPath)).toBe(true);
+      const owner = withDb(
+        tenantPath,
+        (db) =>
+          db.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
+            value: string;
+          } | null,
+      );
+      expect(owner?.value).toBe(shopA.id);
+
+      const row = withDb(join(dataDir, "platform.sqlite"), (db) => ({
+        org: db.query("SELECT id, slug, name FROM organizations WHERE id = ?").get(shopA.id),
+        domain: db
+          .query("SELECT host, organization_id FROM domains WHERE host = ?")
+          .get("shop-a.example.com"),
+      }));
+      expect(row.org).toEqual({ id: shopA.id, slug: "shop-a", name: "Shop A" });
+      expect(row.domain).toEqual({ host: "shop-a.example.com", organization_id: shopA.id });
+    });
+
+    test("a second organization with the same name gets a free slug", async () => {
+      const second = await cliJson<OrgJson>(dataDir, "org", "create", "--name", "Shop A");
+      expect(second.id).not.toBe(shopA.id);
+      expect(second.slug).toBe("shop-a-2");
+      expect(second.name).toBe("Shop A");
+      expect(second.host).toBeNull();
+      expect(existsSync(join(dataDir, "tenants", `${second.id}.sqlite`))).toBe(true);
+    });
+
+    test("a taken --slug fails and leaves no organization or tenant file behind", async () => {
+      const filesBefore = tenantFiles();
+      const run = await cli(dataDir, "org", "create", "--name", "Other", "--slug", "shop-a", "--json");
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toBe("");
+      expect(JSON.parse(run.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
+      expect(tenantFiles()).toEqual(filesBefore);
+      const count = withDb(
+        join(dataDir, "platform.sqlite"),
+        (db) =>
+          db.query("SELECT count(*) AS n FROM organizations WHERE name = 'Other'").get() as { n: number },
+      );
+      expect(count.n).toBe(0);
+    });
+  });
+
+  describe("apikey create", () => {
+    let created: KeyJson;
+
+    beforeAll(async () => {
+      created = await cliJson<KeyJson>(
+        dataDir,
+        "apikey",
+        "create",
+        "--org",
+        shopA.id,
+        "--scopes",
+        "admin,storefront",
+      );
+    });
+
+    test("prints id, key, orgId and scopes", () => {
+      expect(Object.keys(created).sort()).toEqual(["id", "key", "orgId", "scopes"]);
+      expect(created.key.startsWith("ck_")).toBe(true);
+      expect(created.key.length).toBeGreaterThan(20);
+      expect(created.orgId).toBe(shopA.id);
+      expect(created.scopes).toEqual(["admin", "storefront"]);
+    });
+
+    test("stores only the key's SHA-256, never the key", () => {
+      const row = withDb(
+        join(dataDir, "platform.sqlite"),
+        (db) =>
+          db
+            .query("SELECT key_hash, organization_id, scopes, start FROM api_keys WHERE id = ?")
+            .get(created.id) as {
+            key_hash: string;
+            organization_id: string;
+            scopes: string;
+            start: string;
+          } | null,
+      );
+      expect(row).not.toBeNull();
+      expect(row?.key_hash).toBe(sha256Hex(created.key));
+      expect(row?.organization_id).toBe(shopA.id);
+      expect(JSON.parse(row?.scopes ?? "null")).toEqual(["admin", "storefront"]);
+      expect(created.key.startsWith(row?.start ?? "?")).toBe(true);
+
+      const bytes = platformBytes(dataDir);
+      // The hash is found in the bytes searched, so the absence of the key is meaningful.
+      expect(bytes.includes(sha256Hex(created.key))).toBe(true);
+      expect(bytes.includes(created.key)).toBe(false);
+      expect(bytes.includes(created.key.slice(8))).toBe(false);
+    });
+
+    test("--scopes root is a usage error (exit 2)", async () => {
+      const run = await cli(dataDir, "apikey", "create", "--org", shopA.id, "--scopes", "root");
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("--scopes");
+      expect(run.stderr).toContain("Usage:");
+    });
+
+    test("an unknown organization exits 1", async () => {
+      const run = await cli(dataDir, "apikey", "create", "--org", "org_doesNotExist0", "--json");
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(JSON.parse(run.stderr)).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    });
+  });
+
+  describe("user create", () => {
+    const email = "Owner@Example.com";
+    const password = "correct horse battery staple";
+
+    test("prints id, email, orgId and role owner and stores an argon2id hash", async () => {
+      const user = await cliJson(
+        dataDir,
+        "user",
+        "create",
+        "--email",
+        email,
+        "--password",
+        password,
+        "--org",
+        shopA.id,
+      );
+      expect(Object.keys(user).sort()).toEqual(["email", "id", "orgId", "role"]);
+      expect(user.id).toMatch(/^usr_[A-Za-z0-9]+$/);
+      expect(user.email).toBe("owner@example.com");
+      expect(user.orgId).toBe(shopA.id);
+      expect(user.role).toBe("owner");
+
+      const stored = withDb(join(dataDir, "platform.sqlite"), (db) => ({
+        user: db.query("SELECT email, password_hash FROM users WHERE id = ?").get(user.id as string) as {
+          email: string;
+          password_hash: string;
+        } | null,
+        member: db
+          .query("SELECT role FROM members WHERE organization_id = ? AND user_id = ?")
+          .get(shopA.id, user.id as string) as { role: string } | null,
+      }));
+      expect(stored.user?.password_hash.startsWith("$argon2id$")).toBe(true);
+      expect(stored.user?.password_hash).not.toContain(password);
+      expect(await Bun.password.verify(password, stored.user?.password_hash ?? "")).toBe(true);
+      expect(stored.member?.role).toBe("owner");
+      expect(platformBytes(dataDir).includes(password)).toBe(false);
+    });
+
+    test("a password shorter than 8 characters is a usage error (exit 2)", async () => {
+      const run = await cli(
+        dataDir,
+        "user",
+        "create",
+        "--email",
+        "short@example.com",
+        "--password",
+        "1234567",
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--password");
+      const row = withDb(join(dataDir, "platform.sqlite"), (db) =>
+        db.query("SELECT id FROM users WHERE email = 'short@example.com'").get(),
+      );
+      expect(row).toBeNull();
+    });
+  });
+
+  describe("domain add", () => {
+    test("adds a host once; the same host again exits 1", async () => {
+      const added = await cliJson(dataDir, "domain", "add", "--org", shopA.id, "--host", "Shop.Example.org");
+      expect(added).toEqual({ host: "shop.example.org", orgId: shopA.id });
+
+      const again = await cli(dataDir, "domain", "add", "--org", shopA.id, "--host", "shop.example.org");
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain("shop.example.org");
+
+      const rows = withDb(join(dataDir, "platform.sqlite"), (db) =>
+        db.query("SELECT organization_id FROM domains WHERE host = 'shop.example.org'").all(),
+      );
+      expect(rows).toEqual([{ organization_id: shopA.id }]);
+    });
+  });
+
+  describe("usage", () => {
+    test("an unknown command exits 2 with the usage on stderr", async () => {
+      const run = await cli(dataDir, "frobnicate", "now");
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain('unknown command "frobnicate now"');
+      expect(run.stderr).toContain("Usage:");
+      expect(run.stderr).toContain("apikey create");
+    });
+
+    test("a malformed slug or host is a usage error (exit 2) and stores nothing", async () => {
+      const slug = await cli(dataDir, "org", "create", "--name", "X", "--slug", "Bad Slug!");
+      expect(slug.code).toBe(2);
+      const host = await cli(dataDir, "domain", "add", "--org", shopA.id, "--host", "not a host/x");
+      expect(host.code).toBe(2);
+      const rows = withDb(join(dataDir, "platform.sqlite"), (db) =>
+        db.query("SELECT count(*) AS n FROM domains WHERE host = 'not a host/x'").get(),
+      );
+      expect(rows).toEqual({ n: 0 });
+    });
+
+    test("no command at all exits 2 with the usage on stderr", async () => {
+      const run = await cli(dataDir);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("Usage:");
+    });
+
+    test("--help exits 0 with the usage on stdout", async () => {
+      const run = await cli(dataDir, "--help");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("Usage:");
+      expect(run.stdout).toContain("org create");
+      expect(run.stderr).toBe("");
+    });
+  });
+
+  describe("backup", () => {
+    let outDir: string;
+
+    beforeAll(() => {
+      outDir = join(tempDir("backup"), "snapshot");
+    });
+    afterAll(() => {
+      rmSync(resolve(outDir, ".."), { recursive: true, force: true });
+    });
+
+    test("copies the control plane and every tenant; a second run into the same dir fails", async () => {
+      const result = await cliJson<{ dir: string; files: string[] }>(dataDir, "backup", "--out", outDir);
+      const orgs = withDb(
+        join(dataDir, "platform.sqlite"),
+        (db) =>
+          db.query("SELECT id, slug FROM organizations ORDER BY id").all() as { id: string; slug: string }[],
+      );
+      expect(orgs.length).toBe(2);
+      expect(result.dir).toBe(outDir);
+      expect(result.files.sort()).toEqual(
+        [
+          join(outDir, "platform.sqlite"),
+          ...orgs.map((o) => join(outDir, "tenants", `${o.id}.sqlite`)),
+        ].sort(),
+      );
+
+      const backedUp = withDb(join(outDir, "platform.sqlite"), (db) => ({
+        orgs: db.query("SELECT id, slug FROM organizations ORDER BY id").all(),
+        keys: (db.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n,
+        domains: db.query("SELECT host FROM domains ORDER BY host").all(),
+      }));
+      expect(backedUp.orgs).toEqual(orgs);
+      expect(backedUp.keys).toBe(1);
+      expect(backedUp.domains).toEqual([{ host: "shop-a.example.com" }, { host: "shop.example.org" }]);
+
+      for (const org of orgs) {
+        const owner = withDb(
+          join(outDir, "tenants", `${org.id}.sqlite`),
+          (db) =>
+            db.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
+              value: string;
+            },
+        );
+        expect(owner.value).toBe(org.id);
+      }
+
+      const again = await cli(dataDir, "backup", "--out", outDir);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toContain("already holds a backup");
+    });
+  });
+});
+
+describe("CLI and the HTTP app on the same DATA_DIR", () => {
+  let dataDir: string;
+  let app: App | undefined;
+
+  const openApp = () => {
+    app = createApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEMO_TENANT: "false" }));
+    return app;
+  };
+
+  beforeAll(() => {
+    dataDir = tempDir("e2e");
+  });
+  afterEach(() => {
+    app?.close();
+    app = undefined;
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function me(target: App, headers: Record<string, string>) {
+    const response = await target.fetch(new Request("http://localhost/v1/me", { headers }));
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  test("a CLI key and a CLI domain resolve in the app", async () => {
+    const org = await cliJson<OrgJson>(
+      dataDir,
+      "org",
+      "create",
+      "--name",
+      "Shop E",
+      "--host",
+      "shop-e.example.com",
+    );
+    const key = await cliJson<KeyJson>(
+      dataDir,
+      "apikey",
+      "create",
+      "--org",
+      org.id,
+      "--scopes",
+      "admin,storefront",
+    );
+    const storefrontKey = await cliJson<KeyJson>(
+      dataDir,
+      "apikey",
+      "create",
+      "--org",
+      org.id,
+      "--scopes",
+      "storefront",
+    );
+    await cliJson(dataDir, "domain", "add", "--org", org.id, "--host", "shop.example.org");
+
+    const target = openApp();
+    expect(await me(target, { "x-api-key": key.key })).toEqual({
+      status: 200,
+      body: { data: { orgId: org.id, scopes: ["admin", "storefront"], type: "api-key" } },
+    });
+    expect(await me(target, { "x-api-key": storefrontKey.key })).toEqual({
+      status: 200,
+      body: { data: { orgId: org.id, scopes: ["storefront"], type: "api-key" } },
+    });
+    for (const host of [
+      "shop.example.org",
+      "SHOP.example.org:8080",
+      "shop-e.example.com",
+      "shop-e.localhost",
+    ]) {
+      expect(await me(target, { host })).toEqual({
+        status: 200,
+        body: { data: { orgId: org.id, scopes: ["storefront"], type: "host" } },
+      });
+    }
+
+    const wrong = await me(target, { "x-api-key": `${key.key}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe("UNAUTHORIZED");
+    const unknownHost = await me(target, { host: "unknown.example.net" });
+    expect(unknownHost.status).toBe(401);
+  });
+
+  test("the CLI writes while the app holds the DATA_DIR open, and the app sees it", async () => {
+    const target = openApp();
+    const org = await cliJson<OrgJson>(dataDir, "org", "create", "--name", "Live Shop");
+    expect(org.slug).toBe("live-shop");
+    const key = await cliJson<KeyJson>(dataDir, "apikey", "create", "--org", org.id, "--scopes", "admin");
+    expect(key.orgId).toBe(org.id);
+
+    expect(await me(target, { "x-api-key": key.key })).toEqual({
+      status: 200,
+      body: { data: { orgId: org.id, scopes: ["admin"], type: "api-key" } },
+    });
+    expect(await me(target, { host: "live-shop.localhost" })).toEqual({
+      status: 200,
+      body: { data: { orgId: org.id, scopes: ["storefront"], type: "host" } },
+    });
+    // The app can open the tenant file the CLI created while it was running.
+    const owner = await target.ctx.tenants.with(
+      org.id,
+      (tenant) =>
+        tenant.sqlite.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
+          value: string;
+        },
+    );
+    expect(owner.value).toBe(org.id);
+
+    // A backup taken while the app is open is a consistent copy.
+    const outDir = join(dataDir, "live-backup");
+    const result = await cliJson<{ files: string[] }>(dataDir, "backup", "--out", outDir);
+    expect(result.files).toContain(join(outDir, "tenants", `${org.id}.sqlite`));
+    const keys = withDb(
+      join(outDir, "platform.sqlite"),
+      (db) => db.query("SELECT id FROM api_keys WHERE organization_id = ?").all(org.id) as { id: string }[],
+    );
+    expect(keys).toEqual([{ id: key.id }]);
+  });
+});
+
+describe("backup with a tenant that cannot be copied", () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = tempDir("broken");
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("backup fails rather than exit 0 listing a tenant copy it never wrote", async () => {
+    const org = await cliJson<OrgJson>(dataDir, "org", "create", "--name", "Lost Shop");
+    rmSync(join(dataDir, "tenants", `${org.id}.sqlite`));
+    const outDir = join(dataDir, "snapshot");
+
+    const run = await cli(dataDir, "backup", "--out", outDir, "--json");
+    const listed: string[] = run.code === 0 ? (JSON.parse(run.stdout) as { files: string[] }).files : [];
+    const missing = listed.filter((file) => !existsSync(file));
+    expect({ code: run.code === 0 ? 0 : "non-zero", missing }).toEqual({ code: "non-zero", missing: [] });
+  });
+});

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+/** Runs `loadConfig(env)` and returns the `ConfigError` it throws (fails the test if it throws nothing else). */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+function expectRejected(env: Record<string, string>, variable: string) {
+  const error = configError(env);
+  expect(error.variable).toBe(variable);
+  expect(error.message.startsWith(`${variable}: `)).toBe(true);
+}
+
+describe("loadConfig defaults", () => {
+  test("an empty environment gives the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.baseUrl).toBe("http://localhost:3000");
+    expect(config.apiPublicUrl).toBe("http://localhost:3000");
+    expect(config.checkoutUrl).toBe("http://localhost:3000");
+    expect(config.platformDomain).toBe("localhost");
+    expect(config.agentDeviceAuthPage).toBe("/device/capabilities");
+    expect(config.trustProxy).toBe(false);
+    expect(config.logLevel).toBe("info");
+    expect(config.tenantPoolSize).toBe(256);
+    expect(config.maxBodyBytes).toBe(1_048_576);
+    expect(config.demoTenant).toBe(true);
+    expect(config.production).toBe(false);
+    expect(config.checkoutApiSecret).toBeUndefined();
+    expect(config.integrationEncryptionKey).toBeUndefined();
+    expect(config.agentProxyApiKey).toBeUndefined();
+    expect(config.dataDir).toBe(resolve("data"));
+  });
+
+  test("empty and blank values count as unset", () => {
+    const config = loadConfig({ PORT: "", BASE_URL: "   ", LOG_LEVEL: "", TRUST_PROXY: " " });
+    expect(config.port).toBe(3000);
+    expect(config.baseUrl).toBe("http://localhost:3000");
+    expect(config.logLevel).toBe("info");
+    expect(config.trustProxy).toBe(false);
+  });
+
+  test("the default BASE_URL follows PORT", () => {
+    const config = loadConfig({ PORT: "8080" });
+    expect(config.port).toBe(8080);
+    expect(config.baseUrl).toBe("http://localhost:8080");
+    expect(config.apiPublicUrl).toBe("http://localhost:8080");
+    expect(config.checkoutUrl).toBe("http://localhost:8080");
+  });
+
+  test("BASE_URL defaults to API_PUBLIC_URL when only that is set", () => {
+    const config = loadConfig({ API_PUBLIC_URL: "https://api.example.com" });
+    expect(config.apiPublicUrl).toBe("https://api.example.com");
+    expect(config.baseUrl).toBe("https://api.example.com");
+    expect(config.checkoutUrl).toBe("https://api.example.com");
+  });
+
+  test("API_PUBLIC_URL and CHECKOUT_URL default to BASE_URL when only that is set", () => {
+    const config = loadConfig({ BASE_URL: "https://shop.example.com" });
+    expect(config.baseUrl).toBe("https://shop.example.com");
+    expect(config.apiPublicUrl).toBe("https://shop.example.com");
+    expect(config.checkoutUrl).toBe("https://shop.example.com");
+  });
+
+  test("BASE_URL, API_PUBLIC_URL and CHECKOUT_URL can all differ", () => {
+    const config = loadConfig({
+      BASE_URL: "https://auth.example.com",
+      API_PUBLIC_URL: "https://api.example.com",
+      CHECKOUT_URL: "https://pay.example.com",
+    });
+    expect(config.baseUrl).toBe("https://auth.example.com");
+    expect(config.apiPublicUrl).toBe("https://api.example.com");
+    expect(config.checkoutUrl).toBe("https://pay.example.com");
+  });
+
+  test("explicit values are read and typed", () => {
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: "some/dir",
+      PLATFORM_DOMAIN: "Shops.Example.COM",
+      TRUST_PROXY: "TRUE",
+      LOG_LEVEL: "DEBUG",
+      TENANT_POOL_SIZE: "8",
+      MAX_BODY_BYTES: "2048",
+      DEMO_TENANT: "0",
+      CHECKOUT_API_SECRET: "s".repeat(32),
+      AGENT_DEVICE_AUTH_PAGE: "/approve/agents",
+    });
+    expect(config.port).toBe(0);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.dataDir).toBe(resolve("some/dir"));
+    expect(config.platformDomain).toBe("shops.example.com");
+    expect(config.trustProxy).toBe(true);
+    expect(config.logLevel).toBe("debug");
+    expect(config.tenantPoolSize).toBe(8);
+    expect(config.maxBodyBytes).toBe(2048);
+    expect(config.demoTenant).toBe(false);
+    expect(config.checkoutApiSecret).toBe("s".repeat(32));
+    expect(config.agentDeviceAuthPage).toBe("/approve/agents");
+  });
+});
+
+describe("origin normalisation", () => {
+  test("upper-case scheme and host are lowered and the default port dropped", () => {
+    const config = loadConfig({
+      API_PUBLIC_URL: "HTTPS://API.Example.com:443",
+      BASE_URL: "HTTP://Auth.Example.COM:80/",
+      CHECKOUT_URL: "https://Pay.Example.com:8443",
+    });
+    expect(config.apiPublicUrl).toBe("https://api.example.com");
+    expect(config.baseUrl).toBe("http://auth.example.com");
+    expect(config.checkoutUrl).toBe("https://pay.example.com:8443");
+  });
+
+  test("a trailing slash is accepted and removed", () => {
+    expect(loadConfig({ BASE_URL: "https://x.com/" }).baseUrl).toBe("https://x.com");
+  });
+
+  test("a path is refused", () => {
+    expectRejected({ BASE_URL: "https://x.com/api" }, "BASE_URL");
+    expectRejected({ API_PUBLIC_URL: "https://x.com/v1/" }, "API_PUBLIC_URL");
+  });
+
+  test("a query is refused", () => {
+    expectRejected({ BASE_URL: "https://x.com/?a=1" }, "BASE_URL");
+    expectRejected({ CHECKOUT_URL: "https://x.com?a=1" }, "CHECKOUT_URL");
+  });
+
+  test("a fragment or credentials are refused", () => {
+    expectRejected({ BASE_URL: "https://x.com/#top" }, "BASE_URL");
+    expectRejected({ BASE_URL: "https://user:pw@x.com" }, "BASE_URL");
+  });
+
+  test("a non-http scheme is refused", () => {
+    expectRejected({ BASE_URL: "ftp://x.com" }, "BASE_URL");
+    expectRejected({ API_PUBLIC_URL: "javascript:alert(1)" }, "API_PUBLIC_URL");
+  });
+
+  test("something that is not a URL is refused", () => {
+    expectRejected({ BASE_URL: "x.com" }, "BASE_URL");
+  });
+});
+
+describe("bad values name their variable", () => {
+  test("PORT must be a whole number in range", () => {
+    expectRejected({ PORT: "abc" }, "PORT");
+    expectRejected({ PORT: "70000" }, "PORT");
+    expectRejected({ PORT: "-1" }, "PORT");
+    expectRejected({ PORT: "80.5" }, "PORT");
+    expect(loadConfig({ PORT: "65535" }).port).toBe(65535);
+  });
+
+  test("CHECKOUT_API_SECRET needs at least 32 characters", () => {
+    expectRejected({ CHECKOUT_API_SECRET: "s".repeat(31) }, "CHECKOUT_API_SECRET");
+    expect(loadConfig({ CHECKOUT_API_SECRET: "s".repeat(32) }).checkoutApiSecret).toBe("s".repeat(32));
+  });
+
+  test("INTEGRATION_ENCRYPTION_KEY of the wrong length is refused", () => {
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY: "ab".repeat(31) }, "INTEGRATION_ENCRYPTION_KEY");
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY: "ab".repeat(33) }, "INTEGRATION_ENCRYPTION_KEY");
+    const shortBase64 = Buffer.from(new Uint8Array(31).fill(7)).toString("base64url");
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY: shortBase64 }, "INTEGRATION_ENCRYPTION_KEY");
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY: "not a key" }, "INTEGRATION_ENCRYPTION_KEY");
+  });
+
+  test("INTEGRATION_ENCRYPTION_KEY is required in production only", () => {
+    expectRejected({ NODE_ENV: "production" }, "INTEGRATION_ENCRYPTION_KEY");
+    expect(loadConfig({ NODE_ENV: "development" }).integrationEncryptionKey).toBeUndefined();
+    const config = loadConfig({ NODE_ENV: "production", INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32) });
+    expect(config.production).toBe(true);
+    expect(config.integrationEncryptionKey?.length).toBe(32);
+  });
+
+  test("a 64-hex INTEGRATION_ENCRYPTION_KEY decodes to its 32 bytes", () => {
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 3);
+    const hex = Buffer.from(bytes).toString("hex").toUpperCase();
+    const key = loadConfig({ INTEGRATION_ENCRYPTION_KEY: hex }).integrationEncryptionKey;
+    expect(key).toBeInstanceOf(Uint8Array);
+    expect(key?.length).toBe(32);
+    expect(Array.from(key ?? [])).toEqual(Array.from(bytes));
+  });
+
+  test("a base64url (and a padded base64) INTEGRATION_ENCRYPTION_KEY decodes to its 32 bytes", () => {
+    // 0xfb/0xff bytes make the encodings contain '-' and '_' (base64url) or '+' and '/' (base64).
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => (i % 2 === 0 ? 0xfb : 0xff));
+    const url = Buffer.from(bytes).toString("base64url");
+    expect(url).toHaveLength(43);
+    expect(url).toMatch(/[-_]/);
+    const fromUrl = loadConfig({ INTEGRATION_ENCRYPTION_KEY: url }).integrationEncryptionKey;
+    expect(Array.from(fromUrl ?? [])).toEqual(Array.from(bytes));
+
+    const padded = Buffer.from(bytes).toString("base64");
+    expect(padded).toHaveLength(44);
+    const fromPadded = loadConfig({ INTEGRATION_ENCRYPTION_KEY: padded }).integrationEncryptionKey;
+    expect(Array.from(fromPadded ?? [])).toEqual(Array.from(bytes));
+  });
+
+  test("AGENT_PROXY_API_KEY as one plain key", () => {
+    expect(loadConfig({ AGENT_PROXY_API_KEY: "ck_plain_key" }).agentProxyApiKey).toBe("ck_plain_key");
+  });
+
+  test("AGENT_PROXY_API_KEY as a JSON object of keys per org", () => {
+    const config = loadConfig({ AGENT_PROXY_API_KEY: '{"org_a": "key-a", "org_b": "key-b"}' });
+    expect(config.agentProxyApiKey).toEqual({ org_a: "key-a", org_b: "key-b" });
+  });
+
+  test("AGENT_PROXY_API_KEY as broken JSON or with a non-string value is refused", () => {
+    expectRejected({ AGENT_PROXY_API_KEY: '{"org_a": "key-a"' }, "AGENT_PROXY_API_KEY");
+    expectRejected({ AGENT_PROXY_API_KEY: '{"org_a": 42}' }, "AGENT_PROXY_API_KEY");
+    expectRejected({ AGENT_PROXY_API_KEY: '{"org_a": ""}' }, "AGENT_PROXY_API_KEY");
+    expectRejected({ AGENT_PROXY_API_KEY: "{}" }, "AGENT_PROXY_API_KEY");
+  });
+
+  test("AGENT_DEVICE_AUTH_PAGE must start with a slash", () => {
+    expectRejected({ AGENT_DEVICE_AUTH_PAGE: "device/capabilities" }, "AGENT_DEVICE_AUTH_PAGE");
+    expectRejected({ AGENT_DEVICE_AUTH_PAGE: "https://evil.example/approve" }, "AGENT_DEVICE_AUTH_PAGE");
+  });
+
+  test("TRUST_PROXY must be a boolean", () => {
+    expectRejected({ TRUST_PROXY: "maybe" }, "TRUST_PROXY");
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+  });
+
+  test("DEMO_TENANT must be a boolean", () => {
+    expectRejected({ DEMO_TENANT: "yes" }, "DEMO_TENANT");
+  });
+
+  test("LOG_LEVEL must be a known level", () => {
+    expectRejected({ LOG_LEVEL: "loud" }, "LOG_LEVEL");
+    expect(loadConfig({ LOG_LEVEL: "silent" }).logLevel).toBe("silent");
+  });
+
+  test("TENANT_POOL_SIZE must be at least 1", () => {
+    expectRejected({ TENANT_POOL_SIZE: "0" }, "TENANT_POOL_SIZE");
+    expect(loadConfig({ TENANT_POOL_SIZE: "1" }).tenantPoolSize).toBe(1);
+  });
+
+  test("MAX_BODY_BYTES must be in range", () => {
+    expectRejected({ MAX_BODY_BYTES: "1023" }, "MAX_BODY_BYTES");
+    expectRejected({ MAX_BODY_BYTES: String(64 * 1_048_576 + 1) }, "MAX_BODY_BYTES");
+  });
+
+  test("PLATFORM_DOMAIN must be a DNS name", () => {
+    expectRejected({ PLATFORM_DOMAIN: "shops example.com" }, "PLATFORM_DOMAIN");
+    expectRejected({ PLATFORM_DOMAIN: "-shops.example.com" }, "PLATFORM_DOMAIN");
+    expect(loadConfig({ PLATFORM_DOMAIN: "shops.example.com" }).platformDomain).toBe("shops.example.com");
+  });
+});
+
+describe("server start-up with a bad setting", () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), "commerce-config-"));
+  });
+  afterAll(() => {
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("exits 1 with one stderr line naming the variable", async () => {
+    const proc = Bun.spawn([process.execPath, "src/server.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "abc", DATA_DIR: tmp },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [exitCode, stdout, stderr] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
+    expect(exitCode).toBe(1);
+    const lines = stderr.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PORT");
+    expect(lines[0]).toContain("abc");
+    expect(stdout).toBe("");
+    // It stopped before touching the data directory.
+    expect(existsSync(join(tmp, "platform.sqlite"))).toBe(false);
+  });
+});

@@ -1,0 +1,100 @@
+import { Database } from "bun:sqlite";
+import { afterEach, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TenantPool } from "../../src/db/tenant-pool.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { makeTestApp } from "../helpers/app.ts";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "commerce-pool-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("tenant files", () => {
+  test("create makes a WAL file migrated to the current schema; a second create of the same org fails", () => {
+    const dir = tempDir();
+    const pool = new TenantPool(dir, 4);
+    const orgId = newId("org");
+    pool.create(orgId);
+    const db = new Database(join(dir, "tenants", `${orgId}.sqlite`), { readonly: true });
+    expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBeGreaterThan(
+      0,
+    );
+    expect(db.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: 1 });
+    db.close();
+    expect(() => pool.create(orgId)).toThrow(/already exists/);
+    pool.close();
+  });
+
+  test("handles are opened with foreign keys on and busy_timeout set", async () => {
+    const pool = new TenantPool(tempDir(), 4);
+    const orgId = newId("org");
+    pool.create(orgId);
+    await pool.with(orgId, (tenant) => {
+      expect(tenant.sqlite.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+      expect(tenant.sqlite.query("PRAGMA busy_timeout").get()).toEqual({ timeout: 5000 });
+      expect(tenant.sqlite.query("PRAGMA synchronous").get()).toEqual({ synchronous: 1 });
+    });
+    pool.close();
+  });
+
+  test("a malformed org id never becomes a path; a missing or foreign file is refused", () => {
+    const dir = tempDir();
+    const pool = new TenantPool(dir, 4);
+    for (const bad of ["../platform", "org_../../x", "org_a/b", "", "ORG_abcdefgh1"]) {
+      expect(() => pool.acquire(bad)).toThrow(/malformed org id/);
+    }
+    expect(() => pool.acquire(newId("org"))).toThrow();
+    const a = newId("org");
+    const b = newId("org");
+    pool.create(a);
+    copyFileSync(join(dir, "tenants", `${a}.sqlite`), join(dir, "tenants", `${b}.sqlite`));
+    expect(() => pool.acquire(b)).toThrow(/does not belong/);
+    pool.close();
+  });
+
+  test("the pool stays within its bound and never closes a handle still in use", () => {
+    const pool = new TenantPool(tempDir(), 2);
+    const ids = [newId("org"), newId("org"), newId("org")];
+    for (const id of ids) pool.create(id);
+    const held = pool.acquire(ids[0]!);
+    pool.release(pool.acquire(ids[1]!));
+    pool.release(pool.acquire(ids[2]!)); // evicts ids[0], which is still held
+    expect(pool.size).toBe(2);
+    expect(held.sqlite.query("SELECT value FROM tenant_meta").get()).toEqual({ value: ids[0] });
+    pool.release(held);
+    expect(() => held.sqlite.query("SELECT 1").get()).toThrow();
+    pool.close();
+  });
+});
+
+describe("restart", () => {
+  test("every row survives closing and reopening the service on the same DATA_DIR", async () => {
+    const first = makeTestApp();
+    const shop = await first.org("Durable", { host: "durable.example" });
+    await first.app.ctx.tenants.with(shop.id, (tenant) => {
+      tenant.sqlite.run("INSERT INTO tenant_meta (key, value) VALUES ('probe', 'kept')");
+    });
+    first.close();
+
+    const second = makeTestApp({ dataDir: first.dataDir });
+    const me = await second.json("/v1/me", { headers: { "x-api-key": shop.key } });
+    expect(me.body.data.orgId).toBe(shop.id);
+    expect((await second.json("/v1/me", { headers: { host: "durable.example" } })).body.data.orgId).toBe(
+      shop.id,
+    );
+    const kept = await second.app.ctx.tenants.with(shop.id, (tenant) =>
+      tenant.sqlite.query("SELECT value FROM tenant_meta WHERE key = 'probe'").get(),
+    );
+    expect(kept).toEqual({ value: "kept" });
+    second.cleanup();
+  });
+});
