@@ -27,6 +27,7 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   user create --email EMAIL --password PASSWORD [--org ORG_ID] [--role owner|admin|member] [--name NAME]
   apikey create --org ORG_ID [--scopes admin,storefront] [--name NAME]
   backup --out DIR
+  healthcheck                      exits 0 when the local server answers GET /v1/health
 
 Reads the same DATA_DIR as the server and is safe to run while it runs.`;
 
@@ -146,6 +147,17 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
   }
 }
 
+/** For container health checks: the server on this machine answers its health route. */
+async function healthcheck(): Promise<number> {
+  const port = process.env.PORT || "3000";
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(2000) });
+    return response.ok ? 0 : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseArgs>;
@@ -180,7 +192,10 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const command = positionals[0] === "backup" ? "backup" : positionals.slice(0, 2).join(" ");
+  const command = ["backup", "healthcheck"].includes(positionals[0]!)
+    ? positionals[0]!
+    : positionals.slice(0, 2).join(" ");
+  if (command === "healthcheck") return healthcheck();
 
   let ctx: AppContext;
   try {
@@ -209,6 +224,6 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-export const CLI_COMMANDS = new Set(["org", "domain", "user", "apikey", "backup", "seed", "help", "--help"]);
+export const CLI_COMMANDS = new Set(["org", "domain", "user", "apikey", "backup", "healthcheck", "--help"]);
 
 if (import.meta.main) process.exit(await runCli(process.argv.slice(2)));

@@ -3,6 +3,7 @@ import type { AppContext } from "../app-context.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { type DashboardUser, defineOperation, Paged } from "../http/operation.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
+import { pageOf } from "../http/schemas.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import { SESSION_COOKIE } from "./caller.ts";
 import {
@@ -291,7 +292,7 @@ const listApiKeysOp = defineOperation({
   handler: ({ app, query, user }) => {
     const organizationId = targetOrganization(user, query.organizationId);
     if (!membershipRole(app.platform, organizationId, user.userId)) throw notFound("Organization");
-    const page = { page: query.page ?? 1, limit: query.limit ?? 20 };
+    const page = pageOf(query);
     const { items, total } = listApiKeys(app.platform, organizationId, page);
     return new Paged(items.map(apiKeyView), page, total);
   },

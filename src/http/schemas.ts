@@ -84,3 +84,9 @@ export interface PageParams {
   page: number;
   limit: number;
 }
+
+/** The page asked for (defaults are already applied by validation; this only narrows the type). */
+export const pageOf = (query: { page?: number; limit?: number }): PageParams => ({
+  page: query.page ?? 1,
+  limit: query.limit ?? 20,
+});

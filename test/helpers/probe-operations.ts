@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineOperation, Paged } from "../../src/http/operation.ts";
-import { Body, PageQuery, Text } from "../../src/http/schemas.ts";
+import { Body, PageQuery, pageOf, Text } from "../../src/http/schemas.ts";
 
 // Operations declared only in tests, to exercise the shared pipeline on each kind of access.
 
@@ -73,7 +73,7 @@ export const pagedList = defineOperation({
   query: Type.Object({ ...PageQuery }),
   response: Type.Integer(),
   handler: ({ query }) => {
-    const page = { page: query.page ?? 1, limit: query.limit ?? 20 };
+    const page = pageOf(query);
     const all = Array.from({ length: 45 }, (_, i) => i + 1);
     return new Paged(all.slice((page.page - 1) * page.limit, page.page * page.limit), page, all.length);
   },
