@@ -96,7 +96,7 @@ export function createApp(config: Config, extraOperations: Operation[] = []): Ap
       const incoming = request.headers.get("x-request-id");
       const state: RequestState = {
         id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
-        ip: clientIp(request, server, config.trustProxy),
+        ip: () => clientIp(request, server, config.trustProxy),
       };
       states.set(request, state);
       let response: Response;

@@ -1,5 +1,6 @@
 import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../app-context.ts";
+import type { PlatformDb } from "../db/platform.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Caller, DashboardUser, Scope } from "../http/operation.ts";
 import { sha256Hex } from "./crypto.ts";
@@ -46,9 +47,11 @@ export class CallerResolver {
   private readonly orgByHost: Statement;
   private readonly orgBySlug: Statement;
   private readonly platformSuffix: string;
+  private readonly cache: PlatformDb["cache"];
 
   constructor(app: AppContext) {
     const sqlite = app.platform.sqlite;
+    this.cache = app.platform.cache;
     this.apiKeyByHash = sqlite.prepare(
       "SELECT organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
     );
@@ -111,16 +114,25 @@ export class CallerResolver {
   }
 
   private resolveApiKey(key: string): Caller {
-    const row = this.apiKeyByHash.get(sha256Hex(key)) as {
-      organization_id: string;
-      scopes: string;
-      expires_at: number | null;
-      revoked_at: number | null;
-    } | null;
-    if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= Date.now())) {
-      throw unauthorized("Invalid API key");
+    const now = Date.now();
+    let resolved = this.cache.apiKeys.get(key, now);
+    if (!resolved) {
+      const row = this.apiKeyByHash.get(sha256Hex(key)) as {
+        organization_id: string;
+        scopes: string;
+        expires_at: number | null;
+        revoked_at: number | null;
+      } | null;
+      if (!row || row.revoked_at !== null) throw unauthorized("Invalid API key");
+      resolved = {
+        orgId: row.organization_id,
+        scopes: JSON.parse(row.scopes) as Scope[],
+        expiresAt: row.expires_at,
+      };
+      this.cache.apiKeys.set(key, resolved, now);
     }
-    return { type: "api-key", orgId: row.organization_id, scopes: JSON.parse(row.scopes) as Scope[] };
+    if (resolved.expiresAt !== null && resolved.expiresAt <= now) throw unauthorized("Invalid API key");
+    return { type: "api-key", orgId: resolved.orgId, scopes: resolved.scopes };
   }
 
   private resolveSession(token: string) {
@@ -139,6 +151,14 @@ export class CallerResolver {
   }
 
   private organizationForHost(host: string): string | undefined {
+    const cached = this.cache.hosts.get(host);
+    if (cached) return cached;
+    const orgId = this.lookupHost(host);
+    if (orgId) this.cache.hosts.set(host, orgId); // misses are not kept: random Host headers cannot fill the cache
+    return orgId;
+  }
+
+  private lookupHost(host: string): string | undefined {
     const exact = this.orgByHost.get(host) as { id: string } | null;
     if (exact) return exact.id;
     if (!host.endsWith(this.platformSuffix)) return undefined;

@@ -153,6 +153,7 @@ export function addDomain(platform: PlatformDb, organizationId: string, host: st
   assertHostFree(platform, host);
   const row = { host, organizationId, verified: true, createdAt: Date.now() };
   platform.db.insert(domains).values(row).run();
+  platform.cache.hosts.clear();
   return row;
 }
 
@@ -429,6 +430,7 @@ export function revokeApiKey(platform: PlatformDb, organizationId: string, keyId
     .set({ revokedAt: Date.now() })
     .where(and(where, isNull(apiKeys.revokedAt)))
     .run();
+  platform.cache.apiKeys.clear();
   const row = platform.db.select(apiKeyColumns).from(apiKeys).where(where).get();
   if (!row) throw notFound("API key");
   return toApiKeyView(row);

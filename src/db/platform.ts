@@ -3,15 +3,32 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import * as tables from "../auth/tables.ts";
+import type { Scope } from "../http/operation.ts";
+import { TtlCache } from "../lib/ttl-cache.ts";
 import { migrations } from "./migrations/platform/index.ts";
 import { migrate, openSqlite } from "./sqlite.ts";
 
 export type PlatformSchema = typeof tables;
 
+/**
+ * Credentials resolved on every request are kept for a moment. This process's own changes
+ * (revoking a key, adding a domain) clear them at once; another process's (the CLI's) are seen
+ * within this many milliseconds.
+ */
+export const CREDENTIAL_CACHE_MS = 2000;
+
+export interface ResolvedApiKey {
+  orgId: string;
+  scopes: Scope[];
+  expiresAt: number | null;
+}
+
 /** The control plane: organizations, domains, users, memberships, sessions, API keys. */
 export interface PlatformDb {
   sqlite: Database;
   db: BunSQLiteDatabase<PlatformSchema>;
+  /** Valid API keys (by the key itself) and verified hosts (→ org id), see CREDENTIAL_CACHE_MS. */
+  cache: { apiKeys: TtlCache<ResolvedApiKey>; hosts: TtlCache<string> };
 }
 
 /**
@@ -23,5 +40,9 @@ export function openPlatformDb(dataDir: string): PlatformDb {
   const sqlite = openSqlite(join(dataDir, "platform.sqlite"), { create: true, synchronous: "FULL" });
   const db = drizzle({ client: sqlite, schema: tables });
   migrate(sqlite, db, migrations);
-  return { sqlite, db };
+  const cache = {
+    apiKeys: new TtlCache<ResolvedApiKey>(CREDENTIAL_CACHE_MS),
+    hosts: new TtlCache<string>(CREDENTIAL_CACHE_MS),
+  };
+  return { sqlite, db, cache };
 }

@@ -74,10 +74,11 @@ export function migrate(
 
 /** Runs `fn` in one BEGIN IMMEDIATE transaction committed with synchronous=FULL (orders, payments, refunds). */
 export function durably<T>(sqlite: Database, fn: () => T): T {
+  const { synchronous } = sqlite.query("PRAGMA synchronous").get() as { synchronous: number };
   sqlite.run("PRAGMA synchronous = FULL");
   try {
     return sqlite.transaction(fn).immediate();
   } finally {
-    sqlite.run("PRAGMA synchronous = NORMAL");
+    sqlite.run(`PRAGMA synchronous = ${synchronous}`);
   }
 }

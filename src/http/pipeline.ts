@@ -16,7 +16,8 @@ import { compileInput, type InputValidator } from "./validation.ts";
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
 export interface RequestState {
   id: string;
-  ip: string | null;
+  /** Client address, worked out only when an operation asks (rate limits). */
+  ip(): string | null;
   route?: string;
   orgId?: string;
   callerType?: string;
@@ -73,9 +74,9 @@ export async function runOperation(
           `Insufficient scope: this operation requires the "${op.access}" scope`,
         );
       }
-      tenant = app.tenants.acquire(caller.orgId);
     }
 
+    let responseHeaders: Headers | undefined;
     const ctx: OperationContext<never, never, never> = {
       params: (compiled.params ? compiled.params.parse(rawParams) : undefined) as never,
       query: (compiled.query ? compiled.query.parse(rawQuery) : undefined) as never,
@@ -85,13 +86,21 @@ export async function runOperation(
       app,
       request,
       requestId: state.id,
-      ip: state.ip,
-      responseHeaders: new Headers(),
+      get ip() {
+        return state.ip();
+      },
+      get responseHeaders() {
+        responseHeaders ??= new Headers();
+        return responseHeaders;
+      },
       get caller() {
         return caller ?? missing("caller")();
       },
+      // Taken from the pool on first use (released below), so operations that never touch it pay nothing.
       get tenant() {
-        return tenant ?? missing("tenant")();
+        if (!caller) return missing("tenant")();
+        tenant ??= app.tenants.acquire(caller.orgId);
+        return tenant;
       },
       get user() {
         return user ?? missing("user")();
@@ -100,7 +109,7 @@ export async function runOperation(
 
     const result = await op.handler(ctx);
     const status = op.status ?? 200;
-    if (status === 204) return new Response(null, { status, headers: ctx.responseHeaders });
+    if (status === 204) return new Response(null, { status, headers: responseHeaders });
     const body =
       result instanceof Paged
         ? {
@@ -108,7 +117,7 @@ export async function runOperation(
             meta: { page: result.page.page, limit: result.page.limit, total: result.total },
           }
         : { data: result };
-    return jsonResponse(status, body, ctx.responseHeaders);
+    return jsonResponse(status, body, responseHeaders);
   } catch (error) {
     return errorResponse(error, app.log, state.id);
   } finally {

@@ -15,10 +15,7 @@ export function jsonResponse(
 
 /** Renders any thrown value as the error body; only our own bugs become a 500, and they are logged. */
 export function errorResponse(error: unknown, log: Logger, requestId: string): Response {
-  if (error instanceof ApiError) {
-    const response = jsonResponse(error.status, error.toBody(), error.headers);
-    return response;
-  }
+  if (error instanceof ApiError) return jsonResponse(error.status, error.toBody(), error.headers);
   log.error("unhandled error", {
     requestId,
     error: error instanceof Error ? error.message : String(error),

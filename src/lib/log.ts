@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import type { LogLevel } from "../config.ts";
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
@@ -11,14 +12,42 @@ export interface Logger {
   error(msg: string, fields?: LogFields): void;
 }
 
-/** One JSON object per line on stdout (warn and error on stderr). Callers never pass secrets. */
+// Debug and info lines (one per request) are batched: one write every few milliseconds instead of
+// a system call per request. Warnings and errors go out at once. The batch is flushed at exit.
+const FLUSH_MS = 25;
+let pending = "";
+let scheduled = false;
+
+function flush() {
+  scheduled = false;
+  if (pending === "") return;
+  const out = pending;
+  pending = "";
+  try {
+    writeSync(1, out);
+  } catch {
+    // stdout closed: losing access-log lines must not take the server down
+  }
+}
+process.on("exit", flush);
+
+/** One JSON object per line: debug and info on stdout, warn and error on stderr. Callers never pass secrets. */
 export function createLogger(level: LogLevel): Logger {
   const threshold = ORDER[level];
   const write = (lvl: Exclude<LogLevel, "silent">) => (msg: string, fields?: LogFields) => {
     if (ORDER[lvl] < threshold) return;
     const line = `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`;
-    if (ORDER[lvl] >= ORDER.warn) process.stderr.write(line);
-    else process.stdout.write(line);
+    if (ORDER[lvl] >= ORDER.warn) {
+      flush();
+      writeSync(2, line);
+      return;
+    }
+    pending += line;
+    if (pending.length > 64 * 1024) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setTimeout(flush, FLUSH_MS);
+    }
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }

@@ -1,6 +1,9 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { sha256Hex } from "../../src/auth/crypto.ts";
-import { addMember, createApiKey } from "../../src/auth/service.ts";
+import { addMember, createApiKey, revokeApiKey } from "../../src/auth/service.ts";
+import { CREDENTIAL_CACHE_MS } from "../../src/db/platform.ts";
 import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { probeOperations } from "../helpers/probe-operations.ts";
 
@@ -135,18 +138,28 @@ describe("a wrong credential is a 401 and never falls through", () => {
     expect((await me({ cookie, host: "www.shop-a.example" })).status).toBe(401);
   });
 
-  test("a revoked or expired API key → 401", async () => {
+  test("a key revoked in this process → 401 on the very next request", async () => {
     const revoked = createApiKey(t.app.ctx.platform, {
       organizationId: shopA.id,
       name: "r",
       scopes: ["admin"],
     });
     expect((await me({ "x-api-key": revoked.key })).status).toBe(200);
-    t.app.ctx.platform.sqlite
-      .query("UPDATE api_keys SET revoked_at = ? WHERE id = ?")
-      .run(Date.now(), revoked.id);
+    revokeApiKey(t.app.ctx.platform, shopA.id, revoked.id);
     expect((await me({ "x-api-key": revoked.key, host: "www.shop-a.example" })).status).toBe(401);
+  });
 
+  test("a key revoked by another process (the CLI, a script) → 401 within CREDENTIAL_CACHE_MS", async () => {
+    const key = createApiKey(t.app.ctx.platform, { organizationId: shopA.id, name: "o", scopes: ["admin"] });
+    expect((await me({ "x-api-key": key.key })).status).toBe(200);
+    const other = new Database(join(t.dataDir, "platform.sqlite"));
+    other.query("UPDATE api_keys SET revoked_at = ? WHERE id = ?").run(Date.now(), key.id);
+    other.close();
+    await Bun.sleep(CREDENTIAL_CACHE_MS + 50);
+    expect((await me({ "x-api-key": key.key })).status).toBe(401);
+  });
+
+  test("an expired API key → 401", async () => {
     const expired = createApiKey(t.app.ctx.platform, {
       organizationId: shopA.id,
       name: "e",
@@ -154,6 +167,15 @@ describe("a wrong credential is a 401 and never falls through", () => {
       expiresAt: Date.now() - 1,
     });
     expect((await me({ "x-api-key": expired.key })).status).toBe(401);
+    const soon = createApiKey(t.app.ctx.platform, {
+      organizationId: shopA.id,
+      name: "s",
+      scopes: ["admin"],
+      expiresAt: Date.now() + 300,
+    });
+    expect((await me({ "x-api-key": soon.key })).status).toBe(200);
+    await Bun.sleep(350);
+    expect((await me({ "x-api-key": soon.key })).status).toBe(401);
   });
 
   test("a signed-in user without an active organization gets 403 on /v1", async () => {
