@@ -33,6 +33,7 @@ import {
   listApiKeys,
   listMemberships,
   membershipRole,
+  type PublicUser,
   requireManager,
   revokeApiKey,
   SESSION_TTL_MS,
@@ -69,6 +70,24 @@ const sessionView = (
     createdAt: iso(session.createdAt),
   },
 });
+
+/** Opens a session for a user whose credentials were just checked, and sets its cookie. */
+function startSession(
+  ctx: { app: AppContext; request: Request; responseHeaders: Headers },
+  user: PublicUser,
+) {
+  const { token, session } = createSession(ctx.app.platform, user.id, ctx.request.headers.get("user-agent"));
+  ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
+  return sessionView(user, session);
+}
+
+/** The signed-in user's session as it is now. */
+function currentSession(app: AppContext, user: DashboardUser) {
+  const session = findSession(app.platform, user.sessionId);
+  const account = findUser(app.platform, user.userId);
+  if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
+  return sessionView(account, session);
+}
 
 const apiKeyView = (key: ApiKeyView) => ({
   ...key,
@@ -124,13 +143,7 @@ const signUp = defineOperation({
   response: SessionWithUser,
   handler: async (ctx) => {
     const user = await createUser(ctx.app.platform, ctx.body);
-    const { token, session } = createSession(
-      ctx.app.platform,
-      user.id,
-      ctx.request.headers.get("user-agent"),
-    );
-    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
-    return sessionView(user, session);
+    return startSession(ctx, user);
   },
 });
 
@@ -153,13 +166,7 @@ const signIn = defineOperation({
     const user = await verifyPassword(ctx.app.platform, ctx.body.email, ctx.body.password);
     if (!user) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
     signInLimiter.reset(limitKey);
-    const { token, session } = createSession(
-      ctx.app.platform,
-      user.id,
-      ctx.request.headers.get("user-agent"),
-    );
-    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
-    return sessionView(user, session);
+    return startSession(ctx, user);
   },
 });
 
@@ -189,10 +196,7 @@ const getSession = defineOperation({
   agent: false,
   response: SessionWithUser,
   handler: ({ app, user }) => {
-    const session = findSession(app.platform, user.sessionId);
-    const account = findUser(app.platform, user.userId);
-    if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
-    return sessionView(account, session);
+    return currentSession(app, user);
   },
 });
 
@@ -243,10 +247,7 @@ const setActiveOrganizationOp = defineOperation({
   response: SessionWithUser,
   handler: ({ app, body, user }) => {
     setActiveOrganization(app.platform, user.sessionId, user.userId, body.organizationId);
-    const session = findSession(app.platform, user.sessionId);
-    const account = findUser(app.platform, user.userId);
-    if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
-    return sessionView(account, session);
+    return currentSession(app, user);
   },
 });
 

@@ -116,27 +116,20 @@ export function createOrganization(
   return org;
 }
 
+const organizationColumns = {
+  id: organizations.id,
+  slug: organizations.slug,
+  name: organizations.name,
+  createdAt: organizations.createdAt,
+};
+
 export function findOrganization(platform: PlatformDb, id: string): Organization | undefined {
-  return platform.db
-    .select({
-      id: organizations.id,
-      slug: organizations.slug,
-      name: organizations.name,
-      createdAt: organizations.createdAt,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, id))
-    .get();
+  return platform.db.select(organizationColumns).from(organizations).where(eq(organizations.id, id)).get();
 }
 
 export function listOrganizations(platform: PlatformDb): Organization[] {
   return platform.db
-    .select({
-      id: organizations.id,
-      slug: organizations.slug,
-      name: organizations.name,
-      createdAt: organizations.createdAt,
-    })
+    .select(organizationColumns)
     .from(organizations)
     .orderBy(asc(organizations.createdAt), asc(organizations.id))
     .all();
@@ -209,20 +202,18 @@ export async function verifyPassword(
   return { id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
 }
 
+const userColumns = { id: users.id, email: users.email, name: users.name, createdAt: users.createdAt };
+
 export function findUserByEmail(platform: PlatformDb, email: string) {
   return platform.db
-    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt })
+    .select(userColumns)
     .from(users)
     .where(eq(users.email, normalizeEmail(email)))
     .get();
 }
 
 export function findUser(platform: PlatformDb, id: string): PublicUser | undefined {
-  return platform.db
-    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt })
-    .from(users)
-    .where(eq(users.id, id))
-    .get();
+  return platform.db.select(userColumns).from(users).where(eq(users.id, id)).get();
 }
 
 export function addMember(platform: PlatformDb, organizationId: string, userId: string, role: Role) {
