@@ -1,10 +1,12 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../app-context.ts";
+import { initializeStore } from "../catalog/store.ts";
 import type { PlatformDb } from "../db/platform.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import type { Scope } from "../http/operation.ts";
 import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
+import { freeSlug, slugify } from "../lib/slug.ts";
 import { newToken, sha256Hex } from "./crypto.ts";
 import { apiKeys, domains, members, organizations, type Role, sessions, users } from "./tables.ts";
 
@@ -33,18 +35,6 @@ export function normalizeHost(host: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
-export function slugify(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/, "");
-  return slug || "store";
-}
-
 // ---------------------------------------------------------------- organizations
 
 export interface Organization {
@@ -52,18 +42,6 @@ export interface Organization {
   slug: string;
   name: string;
   createdAt: number;
-}
-
-function freeSlug(platform: PlatformDb, base: string): string {
-  const taken = (slug: string) =>
-    platform.db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.slug, slug))
-      .get();
-  if (!taken(base)) return base;
-  for (let n = 2; n < 1000; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
-  return `${base}-${newId("x").slice(2, 8).toLowerCase()}`;
 }
 
 /**
@@ -75,14 +53,18 @@ export function createOrganization(
   input: { name: string; slug?: string; host?: string; ownerUserId?: string },
 ): Organization {
   const { platform } = app;
-  const slug = input.slug ?? freeSlug(platform, slugify(input.name));
+  const slug =
+    input.slug ??
+    freeSlug(slugify(input.name, 40, "store"), (candidate) =>
+      Boolean(platform.db.select().from(organizations).where(eq(organizations.slug, candidate)).get()),
+    );
   if (platform.db.select().from(organizations).where(eq(organizations.slug, slug)).get()) {
     throw new ApiError("CONFLICT", `The slug "${slug}" is taken`);
   }
   if (input.host) assertHostFree(platform, input.host);
   const now = Date.now();
   const org: Organization = { id: newId("org"), slug, name: input.name, createdAt: now };
-  app.tenants.create(org.id);
+  app.tenants.create(org.id, (tenant) => initializeStore(tenant, input.name));
   try {
     platform.sqlite.transaction(() => {
       platform.db

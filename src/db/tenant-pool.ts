@@ -48,13 +48,22 @@ export class TenantPool {
     return join(this.dir, `${orgId}.sqlite`);
   }
 
-  /** Creates and migrates the file of a new organization; it fails if the file already exists. */
-  create(orgId: string): void {
+  /**
+   * Creates and migrates the file of a new organization, then runs `initialize` in the same
+   * transaction as the file's ownership record. Fails if the file already exists.
+   */
+  create(orgId: string, initialize: (tenant: TenantDb) => void = () => {}): void {
     const path = this.path(orgId);
     if (existsSync(path)) throw new Error(`tenant file for ${orgId} already exists`);
     const tenant = this.openFile(orgId, path, true);
-    tenant.db.insert(tables.tenantMeta).values({ key: "organization_id", value: orgId }).run();
-    tenant.sqlite.close();
+    try {
+      tenant.sqlite.transaction(() => {
+        tenant.db.insert(tables.tenantMeta).values({ key: "organization_id", value: orgId }).run();
+        initialize(tenant);
+      })();
+    } finally {
+      tenant.sqlite.close();
+    }
   }
 
   /** Removes the file of an organization whose creation failed before anything used it. */

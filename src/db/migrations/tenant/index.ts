@@ -2,10 +2,14 @@
 import type { EmbeddedMigrations } from "../../sqlite.ts";
 import journal from "./meta/_journal.json";
 import m0 from "./0000_volatile_taskmaster.sql" with { type: "text" };
+import m1 from "./0001_catalog.sql" with { type: "text" };
+import m2 from "./0002_product_search.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
   files: {
     "0000_volatile_taskmaster": m0,
+    "0001_catalog": m1,
+    "0002_product_search": m2,
   },
 };

@@ -1,0 +1,485 @@
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError, type ErrorDetail, notFound } from "../http/errors.ts";
+import type { PageParams } from "../http/schemas.ts";
+import { newId } from "../lib/ids.ts";
+import { freeSlug, slugify } from "../lib/slug.ts";
+import { iso } from "../lib/time.ts";
+import { unknownCategories } from "./categories.ts";
+import type { ProductSort } from "./schema.ts";
+import { indexProduct, removeFromIndex, toMatchQuery } from "./search.ts";
+import { checkLocalized, getStore, money } from "./store.ts";
+import type { Localized, ProductImage, ProductOption, ProductStatus } from "./tables.ts";
+
+// ---------------------------------------------------------------- input
+
+export interface VariantInput {
+  id?: string;
+  sku?: string | null;
+  title?: string;
+  options?: Record<string, string>;
+  price: number;
+  compareAtPrice?: number | null;
+  inventory?: { tracked?: boolean; onHand?: number; allowBackorder?: boolean };
+}
+
+export interface ProductInput {
+  name?: Localized;
+  slug?: string;
+  status?: ProductStatus;
+  description?: Localized | null;
+  categoryIds?: string[];
+  tags?: string[];
+  images?: ProductImage[];
+  options?: ProductOption[];
+  taxRate?: number | null;
+  requiresShipping?: boolean;
+  variants?: VariantInput[];
+}
+
+// ---------------------------------------------------------------- rows and views
+
+interface ProductRow {
+  seq: number;
+  id: string;
+  slug: string;
+  status: ProductStatus;
+  name: string;
+  description: string | null;
+  tags: string;
+  images: string;
+  options: string;
+  tax_rate: number | null;
+  requires_shipping: number;
+  min_price: number;
+  max_price: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface VariantRow {
+  id: string;
+  product_id: string;
+  sku: string | null;
+  title: string;
+  options: string;
+  price: number;
+  compare_at_price: number | null;
+  tracked: number;
+  on_hand: number;
+  allow_backorder: number;
+  position: number;
+}
+
+const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
+
+function variantView(v: VariantRow, currency: string) {
+  return {
+    id: v.id,
+    sku: v.sku,
+    title: v.title,
+    options: JSON.parse(v.options) as Record<string, string>,
+    price: money(v.price, currency),
+    compareAtPrice: v.compare_at_price === null ? null : money(v.compare_at_price, currency),
+    inventory: { tracked: v.tracked === 1, onHand: v.on_hand, allowBackorder: v.allow_backorder === 1 },
+    available: isAvailable(v),
+  };
+}
+
+export type ProductView = ReturnType<typeof productView>;
+
+function productView(row: ProductRow, variants: VariantRow[], categoryIds: string[], currency: string) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    name: JSON.parse(row.name) as Localized,
+    description: row.description === null ? null : (JSON.parse(row.description) as Localized),
+    categoryIds,
+    tags: JSON.parse(row.tags) as string[],
+    images: JSON.parse(row.images) as ProductImage[],
+    options: JSON.parse(row.options) as ProductOption[],
+    variants: variants.map((v) => variantView(v, currency)),
+    priceRange: { min: money(row.min_price, currency), max: money(row.max_price, currency) },
+    inStock: variants.some(isAvailable),
+    taxRate: row.tax_rate,
+    requiresShipping: row.requires_shipping === 1,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** Views of `rows` in their order, with variants and categories read in two queries for the whole page. */
+function assemble(tenant: TenantDb, rows: ProductRow[], currency: string): ProductView[] {
+  if (rows.length === 0) return [];
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const variantRows = tenant.sqlite
+    .query(
+      "SELECT * FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position",
+    )
+    .all(ids) as VariantRow[];
+  const categoryRows = tenant.sqlite
+    .query(
+      `SELECT product_id, category_id FROM product_categories
+        WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
+    )
+    .all(ids) as { product_id: string; category_id: string }[];
+  const variantsOf = new Map<string, VariantRow[]>();
+  for (const v of variantRows) {
+    const list = variantsOf.get(v.product_id);
+    if (list) list.push(v);
+    else variantsOf.set(v.product_id, [v]);
+  }
+  const categoriesOf = new Map<string, string[]>();
+  for (const c of categoryRows) {
+    const list = categoriesOf.get(c.product_id);
+    if (list) list.push(c.category_id);
+    else categoriesOf.set(c.product_id, [c.category_id]);
+  }
+  return rows.map((row) =>
+    productView(row, variantsOf.get(row.id) ?? [], categoriesOf.get(row.id) ?? [], currency),
+  );
+}
+
+// ---------------------------------------------------------------- reads
+
+export interface ProductListQuery {
+  query?: string;
+  categoryId?: string;
+  sort?: ProductSort;
+  order?: "asc" | "desc";
+  /** Only this status; undefined lists every status (admin). */
+  status?: ProductStatus;
+}
+
+const SORT_COLUMN: Record<ProductSort, string> = {
+  price: "p.min_price",
+  name: "p.sort_name",
+  createdAt: "p.created_at",
+};
+
+/**
+ * One page of products and the total count, in four queries whatever the page size: the page,
+ * the count, then variants and categories of the page. Ties are broken by id, so pages never
+ * repeat or skip a product. With a search query and no sort, results come by relevance.
+ */
+export function listProducts(tenant: TenantDb, q: ProductListQuery, page: PageParams) {
+  const store = getStore(tenant);
+  const match = q.query === undefined ? undefined : toMatchQuery(q.query);
+  if (match === null) return { items: [], total: 0 };
+
+  const args: (string | number)[] = [];
+  const where: string[] = [];
+  let from = "products p";
+  let prefix = "";
+  if (match !== undefined) {
+    from = "product_search JOIN products p ON p.seq = product_search.rowid";
+    where.push("product_search MATCH ?");
+    args.push(match);
+  }
+  if (q.status) {
+    where.push("p.status = ?");
+    args.push(q.status);
+  }
+  if (q.categoryId) {
+    prefix = `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) `;
+    args.unshift(q.categoryId);
+    where.push(
+      "p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id IN (SELECT id FROM tree))",
+    );
+  }
+  const filter = `FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
+
+  let orderBy: string;
+  if (q.sort) {
+    const direction = (q.order ?? (q.sort === "createdAt" ? "desc" : "asc")).toUpperCase();
+    orderBy = `${SORT_COLUMN[q.sort]} ${direction}, p.id ${direction}`;
+  } else if (match !== undefined) {
+    orderBy = "product_search.rank, p.id";
+  } else {
+    orderBy = "p.created_at DESC, p.id DESC";
+  }
+
+  const rows = tenant.sqlite
+    .query(`${prefix}SELECT p.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+    .all(...args, page.limit, (page.page - 1) * page.limit) as ProductRow[];
+  const { total } = tenant.sqlite.query(`${prefix}SELECT count(*) AS total ${filter}`).get(...args) as {
+    total: number;
+  };
+  return { items: assemble(tenant, rows, store.currency), total };
+}
+
+/** A product by id or slug; `activeOnly` (storefront) hides drafts and archived products. */
+export function getProduct(tenant: TenantDb, idOrSlug: string, activeOnly: boolean): ProductView {
+  const row = tenant.sqlite
+    .query(`SELECT * FROM products WHERE (id = ?1 OR slug = ?1)${activeOnly ? " AND status = 'active'" : ""}`)
+    .get(idOrSlug) as ProductRow | null;
+  if (!row) throw notFound("Product");
+  return assemble(tenant, [row], getStore(tenant).currency)[0]!;
+}
+
+// ---------------------------------------------------------------- writes
+
+const invalid = (message: string, details: ErrorDetail[]) =>
+  new ApiError("VALIDATION_ERROR", message, details);
+
+interface ResolvedVariant {
+  id: string;
+  sku: string | null;
+  title: string;
+  options: Record<string, string>;
+  price: number;
+  compareAtPrice: number | null;
+  tracked: boolean;
+  onHand: number;
+  allowBackorder: boolean;
+}
+
+/**
+ * Checks the variants against the options (each variant names one value of each option, no two
+ * share a combination; no options means exactly one variant) and fills defaults: a title from the
+ * option values, and inventory untracked unless a count or `tracked` is given.
+ */
+function resolveVariants(
+  options: ProductOption[],
+  inputs: VariantInput[],
+  existing: Map<string, VariantRow>,
+): ResolvedVariant[] {
+  const names = options.map((o) => o.name);
+  if (new Set(names).size !== names.length) {
+    throw invalid("Two options have the same name", [
+      { path: "/body/options", message: "option names must differ" },
+    ]);
+  }
+  if (options.length === 0 && inputs.length !== 1) {
+    throw invalid("A product without options has exactly one variant", [
+      { path: "/body/variants", message: "exactly one variant when there are no options" },
+    ]);
+  }
+  const combinations = new Set<string>();
+  return inputs.map((input, i) => {
+    const path = `/body/variants/${i}`;
+    const current = input.id === undefined ? undefined : existing.get(input.id);
+    if (input.id !== undefined && !current) {
+      throw invalid("A variant id does not belong to this product", [
+        { path: `${path}/id`, message: "unknown variant" },
+      ]);
+    }
+    const chosen = input.options ?? (current ? (JSON.parse(current.options) as Record<string, string>) : {});
+    for (const key of Object.keys(chosen)) {
+      if (!names.includes(key)) {
+        throw invalid(`Variant ${i} names an option the product does not have`, [
+          { path: `${path}/options/${key}`, message: "not an option of the product" },
+        ]);
+      }
+    }
+    for (const option of options) {
+      const value = chosen[option.name];
+      if (value === undefined || !option.values.includes(value)) {
+        throw invalid(`Variant ${i} needs one of the values of option "${option.name}"`, [
+          { path: `${path}/options/${option.name}`, message: `one of: ${option.values.join(", ")}` },
+        ]);
+      }
+    }
+    const key = JSON.stringify(names.map((n) => chosen[n]));
+    if (combinations.has(key)) {
+      throw invalid("Two variants have the same option values", [
+        { path: `${path}/options`, message: "duplicate combination" },
+      ]);
+    }
+    combinations.add(key);
+    const inventory = input.inventory ?? {};
+    const title =
+      input.title ?? (names.length ? names.map((n) => chosen[n]).join(" / ") : (current?.title ?? "Default"));
+    return {
+      id: current?.id ?? newId("var"),
+      sku: input.sku === undefined ? (current?.sku ?? null) : input.sku,
+      title,
+      options: chosen,
+      price: input.price,
+      compareAtPrice:
+        input.compareAtPrice === undefined ? (current?.compare_at_price ?? null) : input.compareAtPrice,
+      tracked: inventory.tracked ?? (current ? current.tracked === 1 : inventory.onHand !== undefined),
+      onHand: inventory.onHand ?? current?.on_hand ?? 0,
+      allowBackorder: inventory.allowBackorder ?? (current ? current.allow_backorder === 1 : false),
+    };
+  });
+}
+
+function checkSkus(tenant: TenantDb, productId: string, variants: ResolvedVariant[]) {
+  const skus = variants.map((v) => v.sku).filter((s): s is string => s !== null);
+  if (new Set(skus).size !== skus.length) throw new ApiError("CONFLICT", "Two variants have the same SKU");
+  if (skus.length === 0) return;
+  const taken = tenant.sqlite
+    .query("SELECT sku FROM variants WHERE sku IN (SELECT value FROM json_each(?)) AND product_id <> ?")
+    .all(JSON.stringify(skus), productId) as { sku: string }[];
+  if (taken.length) throw new ApiError("CONFLICT", `SKU ${taken[0]!.sku} is already used by another product`);
+}
+
+function slugTaken(tenant: TenantDb, slug: string, except: string): boolean {
+  const row = tenant.sqlite.query("SELECT id FROM products WHERE slug = ?").get(slug) as {
+    id: string;
+  } | null;
+  return row !== null && row.id !== except;
+}
+
+/** Writes a product (new or existing) and everything hanging off it, in one transaction. */
+function save(
+  tenant: TenantDb,
+  id: string,
+  existingRow: ProductRow | null,
+  input: ProductInput,
+): ProductView {
+  const store = getStore(tenant);
+  const creating = existingRow === null;
+  if (input.name) checkLocalized(store, input.name, "/body/name", true);
+  if (input.description) checkLocalized(store, input.description, "/body/description", false);
+  if (input.categoryIds) {
+    const unknown = unknownCategories(tenant, input.categoryIds);
+    if (unknown.length) {
+      throw invalid(`Unknown category ${unknown[0]}`, [
+        { path: `/body/categoryIds/${input.categoryIds.indexOf(unknown[0]!)}`, message: "unknown category" },
+      ]);
+    }
+  }
+
+  const existingVariants = creating
+    ? []
+    : (tenant.sqlite
+        .query("SELECT * FROM variants WHERE product_id = ? ORDER BY position")
+        .all(id) as VariantRow[]);
+  const options = input.options ?? (existingRow ? (JSON.parse(existingRow.options) as ProductOption[]) : []);
+  const variantInputs: VariantInput[] =
+    input.variants ??
+    existingVariants.map((v) => ({
+      id: v.id,
+      price: v.price,
+      options: JSON.parse(v.options) as Record<string, string>,
+    }));
+  const variants = resolveVariants(options, variantInputs, new Map(existingVariants.map((v) => [v.id, v])));
+  checkSkus(tenant, id, variants);
+
+  const name = input.name ?? (JSON.parse(existingRow!.name) as Localized);
+  let slug = input.slug ?? existingRow?.slug;
+  if (input.slug !== undefined && slugTaken(tenant, input.slug, id)) {
+    throw new ApiError("CONFLICT", `The product slug "${input.slug}" is taken`);
+  }
+  slug ??= freeSlug(slugify(name[store.defaultLocale]!, 100, "product"), (s) => slugTaken(tenant, s, id));
+
+  const prices = variants.map((v) => v.price);
+  const now = Date.now();
+  const pick = <K extends keyof ProductRow>(key: K, fallback: ProductRow[K]) =>
+    existingRow ? existingRow[key] : fallback;
+  const description =
+    input.description === undefined
+      ? pick("description", null)
+      : input.description && JSON.stringify(input.description);
+  const tags = input.tags ?? (JSON.parse(pick("tags", "[]")) as string[]);
+  const row = {
+    id,
+    slug,
+    status: input.status ?? pick("status", "active"),
+    name: JSON.stringify(name),
+    description,
+    tags: JSON.stringify(tags),
+    images: input.images ? JSON.stringify(input.images) : pick("images", "[]"),
+    options: JSON.stringify(options),
+    tax_rate: input.taxRate === undefined ? pick("tax_rate", null) : input.taxRate,
+    requires_shipping:
+      input.requiresShipping === undefined ? pick("requires_shipping", 1) : Number(input.requiresShipping),
+    sort_name: name[store.defaultLocale]!.toLowerCase(),
+    min_price: Math.min(...prices),
+    max_price: Math.max(...prices),
+    created_at: pick("created_at", now),
+    updated_at: now,
+  };
+
+  const { created_at: _, ...updated } = row;
+  tenant.sqlite.transaction(() => {
+    const db = tenant.sqlite;
+    if (creating) {
+      db.query(
+        `INSERT INTO products (id, slug, status, name, description, tags, images, options, tax_rate,
+           requires_shipping, sort_name, min_price, max_price, created_at, updated_at)
+         VALUES ($id, $slug, $status, $name, $description, $tags, $images, $options, $tax_rate,
+           $requires_shipping, $sort_name, $min_price, $max_price, $created_at, $updated_at)`,
+      ).run(row);
+    } else {
+      db.query(
+        `UPDATE products SET slug = $slug, status = $status, name = $name, description = $description,
+           tags = $tags, images = $images, options = $options, tax_rate = $tax_rate,
+           requires_shipping = $requires_shipping, sort_name = $sort_name, min_price = $min_price,
+           max_price = $max_price, updated_at = $updated_at
+         WHERE id = $id`,
+      ).run(updated);
+    }
+    const keep = variants.map((v) => v.id);
+    db.query("DELETE FROM variants WHERE product_id = ? AND id NOT IN (SELECT value FROM json_each(?))").run(
+      id,
+      JSON.stringify(keep),
+    );
+    // SKUs move between variants of one product: clear them first so the unique index never sees a swap.
+    db.query("UPDATE variants SET sku = NULL WHERE product_id = ?").run(id);
+    const upsert = db.query(
+      `INSERT INTO variants (id, product_id, sku, title, options, price, compare_at_price, tracked, on_hand,
+         allow_backorder, position)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+       ON CONFLICT (id) DO UPDATE SET sku = ?3, title = ?4, options = ?5, price = ?6, compare_at_price = ?7,
+         tracked = ?8, on_hand = ?9, allow_backorder = ?10, position = ?11`,
+    );
+    variants.forEach((v, position) => {
+      upsert.run(
+        v.id,
+        id,
+        v.sku,
+        v.title,
+        JSON.stringify(v.options),
+        v.price,
+        v.compareAtPrice,
+        Number(v.tracked),
+        v.onHand,
+        Number(v.allowBackorder),
+        position,
+      );
+    });
+    if (input.categoryIds) {
+      db.query("DELETE FROM product_categories WHERE product_id = ?").run(id);
+      const link = db.query(
+        "INSERT INTO product_categories (product_id, category_id, position) VALUES (?, ?, ?)",
+      );
+      input.categoryIds.forEach((categoryId, position) => {
+        link.run(id, categoryId, position);
+      });
+    }
+    const { seq } = db.query("SELECT seq FROM products WHERE id = ?").get(id) as { seq: number };
+    indexProduct(tenant, {
+      seq,
+      name,
+      description: description === null ? null : (JSON.parse(description) as Localized),
+      tags,
+      skus: variants.map((v) => v.sku),
+    });
+  })();
+  return getProduct(tenant, id, false);
+}
+
+export function createProduct(
+  tenant: TenantDb,
+  input: ProductInput & { name: Localized; variants: VariantInput[] },
+) {
+  return save(tenant, newId("prod"), null, input);
+}
+
+export function updateProduct(tenant: TenantDb, id: string, input: ProductInput) {
+  const row = tenant.sqlite.query("SELECT * FROM products WHERE id = ?").get(id) as ProductRow | null;
+  if (!row) throw notFound("Product");
+  return save(tenant, id, row, input);
+}
+
+export function deleteProduct(tenant: TenantDb, id: string): void {
+  const row = tenant.sqlite.query("SELECT seq FROM products WHERE id = ?").get(id) as { seq: number } | null;
+  if (!row) throw notFound("Product");
+  tenant.sqlite.transaction(() => {
+    tenant.sqlite.query("DELETE FROM products WHERE id = ?").run(id);
+    removeFromIndex(tenant, row.seq);
+  })();
+}

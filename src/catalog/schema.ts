@@ -1,0 +1,307 @@
+import { Type } from "@sinclair/typebox";
+import { Body, Id, named, PageQuery, Text, Timestamp } from "../http/schemas.ts";
+
+// Shapes of the catalog on the wire. Limits keep every write bounded: at most 3 options,
+// 100 variants, 20 images, 50 tags, 20 categories per product; texts have maximum lengths.
+
+export const LOCALE_PATTERN = "^[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?$";
+export const COUNTRY_PATTERN = "^[A-Z]{2}$";
+export const CURRENCY_PATTERN = "^[A-Z]{3}$";
+export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,118}[a-z0-9])?$";
+
+export const MAX_VARIANTS = 100;
+export const MAX_OPTIONS = 3;
+
+const Locale = Type.String({ pattern: LOCALE_PATTERN, maxLength: 20 });
+export const CountryCode = Type.String({ pattern: COUNTRY_PATTERN, description: "ISO 3166-1 alpha-2" });
+const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 120 });
+const MinorUnits = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 100_000_000_00, description });
+
+/** Text per locale, e.g. `{"en": "Shirt", "pt": "Camisa"}`; the store's default locale is required. */
+export const Localized = named(
+  "LocalizedText",
+  Type.Record(Locale, Type.String({ maxLength: 20_000 }), {
+    maxProperties: 20,
+    description: "Text per locale (BCP 47 keys); the store's default locale is required",
+  }),
+);
+const LocalizedName = Type.Record(Locale, Text({ min: 1, max: 200 }), {
+  minProperties: 1,
+  maxProperties: 20,
+});
+const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000 }), { maxProperties: 20 });
+
+export const Money = named(
+  "Money",
+  Type.Object({
+    amount: Type.Integer({ description: "Integer minor units (cents)" }),
+    currency: Type.String({ description: "ISO 4217" }),
+  }),
+);
+
+// ---------------------------------------------------------------- store
+
+const TaxRateSchema = Type.Object(
+  { country: CountryCode, rate: Type.Integer({ minimum: 0, maximum: 10_000, description: "Basis points" }) },
+  { additionalProperties: false },
+);
+export const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash_on_delivery"] as const;
+
+export const PublicStore = named(
+  "Store",
+  Type.Object({
+    name: Type.String(),
+    currency: Type.String(),
+    defaultLocale: Type.String(),
+    locales: Type.Array(Type.String()),
+    country: Type.String(),
+    pricesIncludeTax: Type.Boolean(),
+  }),
+);
+
+export const StoreSettings = named(
+  "StoreSettings",
+  Type.Object({
+    name: Type.String(),
+    currency: Type.String(),
+    defaultLocale: Type.String(),
+    locales: Type.Array(Type.String()),
+    country: Type.String(),
+    pricesIncludeTax: Type.Boolean(),
+    taxRates: Type.Array(Type.Object({ country: Type.String(), rate: Type.Integer() })),
+    contactEmail: Type.Union([Type.String(), Type.Null()]),
+    lowStockThreshold: Type.Integer(),
+    manualPaymentMethods: Type.Array(Type.String()),
+    updatedAt: Timestamp,
+  }),
+);
+
+export const UpdateStoreBody = Body({
+  name: Type.Optional(Text({ min: 1, max: 200 })),
+  currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
+  defaultLocale: Type.Optional(Locale),
+  locales: Type.Optional(Type.Array(Locale, { minItems: 1, maxItems: 20, uniqueItems: true })),
+  country: Type.Optional(CountryCode),
+  pricesIncludeTax: Type.Optional(Type.Boolean()),
+  taxRates: Type.Optional(Type.Array(TaxRateSchema, { maxItems: 250 })),
+  contactEmail: Type.Optional(Type.Union([Type.String({ format: "email", maxLength: 254 }), Type.Null()])),
+  lowStockThreshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  manualPaymentMethods: Type.Optional(
+    Type.Array(Type.Union(MANUAL_PAYMENT_METHODS.map((m) => Type.Literal(m))), { uniqueItems: true }),
+  ),
+});
+
+// ---------------------------------------------------------------- categories
+
+export const Category = named(
+  "Category",
+  Type.Object({
+    id: Type.String(),
+    slug: Type.String(),
+    name: Localized,
+    description: Type.Union([Localized, Type.Null()]),
+    parentId: Type.Union([Type.String(), Type.Null()]),
+    position: Type.Integer(),
+    productCount: Type.Integer({ description: "Active products in this category" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+
+export const CategoryId = Id("cat");
+
+export const CreateCategoryBody = Body({
+  name: LocalizedName,
+  slug: Type.Optional(Slug),
+  description: Type.Optional(Type.Union([LocalizedDescription, Type.Null()])),
+  parentId: Type.Optional(Type.Union([CategoryId, Type.Null()])),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+});
+export const UpdateCategoryBody = Body({
+  name: Type.Optional(LocalizedName),
+  slug: Type.Optional(Slug),
+  description: Type.Optional(Type.Union([LocalizedDescription, Type.Null()])),
+  parentId: Type.Optional(Type.Union([CategoryId, Type.Null()])),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+});
+
+// ---------------------------------------------------------------- products
+
+export const Inventory = named(
+  "Inventory",
+  Type.Object({ tracked: Type.Boolean(), onHand: Type.Integer(), allowBackorder: Type.Boolean() }),
+);
+
+export const Variant = named(
+  "Variant",
+  Type.Object({
+    id: Type.String(),
+    sku: Type.Union([Type.String(), Type.Null()]),
+    title: Type.String(),
+    options: Type.Record(Type.String(), Type.String()),
+    price: Money,
+    compareAtPrice: Type.Union([Money, Type.Null()]),
+    inventory: Inventory,
+    available: Type.Boolean({ description: "Can be bought now: untracked, backorder allowed or in stock" }),
+  }),
+);
+
+export const Product = named(
+  "Product",
+  Type.Object({
+    id: Type.String(),
+    slug: Type.String(),
+    status: Type.Union([Type.Literal("draft"), Type.Literal("active"), Type.Literal("archived")]),
+    name: Localized,
+    description: Type.Union([Localized, Type.Null()]),
+    categoryIds: Type.Array(Type.String()),
+    tags: Type.Array(Type.String()),
+    images: Type.Array(Type.Object({ url: Type.String(), alt: Type.Optional(Type.String()) })),
+    options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
+    variants: Type.Array(Variant),
+    priceRange: Type.Object({ min: Money, max: Money }),
+    inStock: Type.Boolean(),
+    taxRate: Type.Union([Type.Integer(), Type.Null()]),
+    requiresShipping: Type.Boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+
+const OptionValue = Text({ min: 1, max: 100 });
+const ProductOptionInput = Type.Object(
+  {
+    name: Text({ min: 1, max: 100 }),
+    values: Type.Array(OptionValue, { minItems: 1, maxItems: 100, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+const InventoryInput = Type.Object(
+  {
+    tracked: Type.Optional(Type.Boolean()),
+    onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    allowBackorder: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const VariantInput = Type.Object(
+  {
+    id: Type.Optional(Id("var")),
+    sku: Type.Optional(Type.Union([Text({ min: 1, max: 100, pattern: "^\\S(.*\\S)?$" }), Type.Null()])),
+    title: Type.Optional(Text({ min: 1, max: 200 })),
+    options: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), OptionValue, { maxProperties: MAX_OPTIONS }),
+    ),
+    price: MinorUnits("Price in minor units"),
+    compareAtPrice: Type.Optional(Type.Union([MinorUnits("Was-price in minor units"), Type.Null()])),
+    inventory: Type.Optional(InventoryInput),
+  },
+  { additionalProperties: false },
+);
+const ImageInput = Type.Object(
+  {
+    url: Text({ min: 1, max: 2000, pattern: "^https?://" }),
+    alt: Type.Optional(Text({ max: 300 })),
+  },
+  { additionalProperties: false },
+);
+const Tag = Text({ min: 1, max: 50 });
+
+const productFields = {
+  slug: Type.Optional(Slug),
+  status: Type.Optional(
+    Type.Union([Type.Literal("draft"), Type.Literal("active"), Type.Literal("archived")]),
+  ),
+  description: Type.Optional(Type.Union([LocalizedDescription, Type.Null()])),
+  categoryIds: Type.Optional(Type.Array(CategoryId, { maxItems: 20, uniqueItems: true })),
+  tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
+  images: Type.Optional(Type.Array(ImageInput, { maxItems: 20 })),
+  options: Type.Optional(Type.Array(ProductOptionInput, { maxItems: MAX_OPTIONS })),
+  taxRate: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
+  requiresShipping: Type.Optional(Type.Boolean()),
+};
+
+export const CreateProductBody = Body({
+  name: LocalizedName,
+  ...productFields,
+  variants: Type.Array(VariantInput, { minItems: 1, maxItems: MAX_VARIANTS }),
+});
+export const UpdateProductBody = Body({
+  name: Type.Optional(LocalizedName),
+  ...productFields,
+  variants: Type.Optional(Type.Array(VariantInput, { minItems: 1, maxItems: MAX_VARIANTS })),
+});
+
+export const PRODUCT_SORTS = ["price", "name", "createdAt"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export const ListProductsQuery = Type.Object({
+  query: Type.Optional(Text({ min: 1, max: 200, description: "Full-text search, prefix matching" })),
+  categoryId: Type.Optional(CategoryId),
+  sort: Type.Optional(
+    Type.Union(
+      PRODUCT_SORTS.map((s) => Type.Literal(s)),
+      { description: "Sort field" },
+    ),
+  ),
+  order: Type.Optional(
+    Type.Union([Type.Literal("asc"), Type.Literal("desc")], {
+      description: "Default asc, desc for createdAt",
+    }),
+  ),
+  ...PageQuery,
+});
+export const AdminListProductsQuery = Type.Object({
+  ...ListProductsQuery.properties,
+  status: Type.Optional(
+    Type.Union([Type.Literal("draft"), Type.Literal("active"), Type.Literal("archived")]),
+  ),
+});
+
+export const ProductIdOrSlug = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    pattern: "^[A-Za-z0-9_-]+$",
+    description: "Product id or slug",
+  }),
+});
+export const ProductIdParams = Type.Object({ id: Id("prod") });
+export const CategoryIdParams = Type.Object({ id: CategoryId });
+
+// ---------------------------------------------------------------- inventory
+
+export const InventoryLevel = named(
+  "InventoryLevel",
+  Type.Object({
+    variantId: Type.String(),
+    productId: Type.String(),
+    sku: Type.Union([Type.String(), Type.Null()]),
+    tracked: Type.Boolean(),
+    onHand: Type.Integer(),
+    allowBackorder: Type.Boolean(),
+  }),
+);
+export const UpdateInventoryBody = Body({
+  onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: "Set the count" })),
+  adjust: Type.Optional(
+    Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000, description: "Add (or remove) units" }),
+  ),
+  tracked: Type.Optional(Type.Boolean()),
+  allowBackorder: Type.Optional(Type.Boolean()),
+});
+export const VariantIdParams = Type.Object({ variantId: Id("var") });
+
+// ---------------------------------------------------------------- countries
+
+export const Country = named(
+  "Country",
+  Type.Object({
+    code: Type.String(),
+    name: Type.String(),
+    postalCodeRequired: Type.Boolean(),
+    shipsTo: Type.Boolean({ description: "Some active shipping method serves it" }),
+  }),
+);
+export const ListCountriesQuery = Type.Object({ locale: Type.Optional(Locale) });

@@ -1,0 +1,125 @@
+import { eq } from "drizzle-orm";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "../http/errors.ts";
+import { iso } from "../lib/time.ts";
+import { type Localized, storeSettings, type TaxRate } from "./tables.ts";
+
+export interface Store {
+  name: string;
+  currency: string;
+  defaultLocale: string;
+  locales: string[];
+  country: string;
+  pricesIncludeTax: boolean;
+  taxRates: TaxRate[];
+  contactEmail: string | null;
+  lowStockThreshold: number;
+  manualPaymentMethods: string[];
+  updatedAt: number;
+}
+
+// Read on almost every catalog request, written rarely and only through this module.
+const cached = new WeakMap<TenantDb, Store>();
+
+/** Settings of a new store (EU defaults: prices include VAT). */
+export function initializeStore(tenant: TenantDb, name: string): void {
+  tenant.db
+    .insert(storeSettings)
+    .values({
+      id: 1,
+      name,
+      currency: "EUR",
+      defaultLocale: "en",
+      locales: ["en"],
+      country: "PT",
+      pricesIncludeTax: true,
+      taxRates: [{ country: "PT", rate: 2300 }],
+      contactEmail: null,
+      lowStockThreshold: 5,
+      manualPaymentMethods: [],
+      updatedAt: Date.now(),
+    })
+    .run();
+}
+
+export function getStore(tenant: TenantDb): Store {
+  let store = cached.get(tenant);
+  if (!store) {
+    const row = tenant.db.select().from(storeSettings).where(eq(storeSettings.id, 1)).get();
+    if (!row) throw new Error(`tenant ${tenant.orgId} has no store settings`);
+    const { id: _, ...settings } = row;
+    store = settings;
+    cached.set(tenant, store);
+  }
+  return store;
+}
+
+export type StorePatch = Partial<Omit<Store, "updatedAt">>;
+
+export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
+  const current = getStore(tenant);
+  const next = { ...current, ...patch, updatedAt: Date.now() };
+  if (patch.locales && !patch.defaultLocale && !patch.locales.includes(current.defaultLocale)) {
+    throw new ApiError("VALIDATION_ERROR", "locales must include the default locale", [
+      { path: "/body/locales", message: `must include "${current.defaultLocale}"` },
+    ]);
+  }
+  if (!next.locales.includes(next.defaultLocale)) next.locales = [next.defaultLocale, ...next.locales];
+  const countries = next.taxRates.map((r) => r.country);
+  if (new Set(countries).size !== countries.length) {
+    throw new ApiError("VALIDATION_ERROR", "taxRates lists a country twice", [
+      { path: "/body/taxRates", message: "one rate per country" },
+    ]);
+  }
+  const { updatedAt, ...values } = next;
+  tenant.sqlite.transaction(() => {
+    tenant.db
+      .update(storeSettings)
+      .set({ ...values, updatedAt })
+      .where(eq(storeSettings.id, 1))
+      .run();
+    if (next.defaultLocale !== current.defaultLocale) {
+      // The name sort key follows the default locale.
+      tenant.sqlite.run(
+        "UPDATE products SET sort_name = lower(coalesce(json_extract(name, '$.' || ?), sort_name))",
+        [next.defaultLocale],
+      );
+    }
+  })();
+  cached.set(tenant, next);
+  return next;
+}
+
+export const publicStore = (store: Store) => ({
+  name: store.name,
+  currency: store.currency,
+  defaultLocale: store.defaultLocale,
+  locales: store.locales,
+  country: store.country,
+  pricesIncludeTax: store.pricesIncludeTax,
+});
+
+export const storeView = (store: Store) => ({ ...store, updatedAt: iso(store.updatedAt) });
+
+export const money = (amount: number, currency: string) => ({ amount, currency });
+
+/**
+ * Checks a localized text against the store: every key is one of its locales, and the default
+ * locale is present when `required`. `path` names the field in error details.
+ */
+export function checkLocalized(store: Store, text: Localized, path: string, required: boolean): void {
+  for (const locale of Object.keys(text)) {
+    if (!store.locales.includes(locale)) {
+      throw new ApiError("VALIDATION_ERROR", `${path}: "${locale}" is not one of the store's locales`, [
+        { path: `${path}/${locale}`, message: `not a store locale (${store.locales.join(", ")})` },
+      ]);
+    }
+  }
+  if (required && !text[store.defaultLocale]?.trim()) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `${path}: the default locale "${store.defaultLocale}" is required`,
+      [{ path: `${path}/${store.defaultLocale}`, message: "required (store default locale)" }],
+    );
+  }
+}

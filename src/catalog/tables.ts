@@ -1,0 +1,127 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Tenant file. Times are epoch milliseconds, money integer minor units, localized text JSON maps.
+
+export type Localized = Record<string, string>;
+
+export interface TaxRate {
+  country: string;
+  /** Basis points: 2300 = 23 %. */
+  rate: number;
+}
+
+/** One row (id = 1): the store's settings. */
+export const storeSettings = sqliteTable("store_settings", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  currency: text("currency").notNull(),
+  defaultLocale: text("default_locale").notNull(),
+  locales: text("locales", { mode: "json" }).$type<string[]>().notNull(),
+  country: text("country").notNull(),
+  pricesIncludeTax: integer("prices_include_tax", { mode: "boolean" }).notNull(),
+  taxRates: text("tax_rates", { mode: "json" }).$type<TaxRate[]>().notNull(),
+  contactEmail: text("contact_email"),
+  lowStockThreshold: integer("low_stock_threshold").notNull(),
+  manualPaymentMethods: text("manual_payment_methods", { mode: "json" }).$type<string[]>().notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    name: text("name", { mode: "json" }).$type<Localized>().notNull(),
+    description: text("description", { mode: "json" }).$type<Localized>(),
+    parentId: text("parent_id"),
+    position: integer("position").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("categories_parent_idx").on(t.parentId, t.position)],
+);
+
+export const PRODUCT_STATUSES = ["draft", "active", "archived"] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
+export interface ProductImage {
+  url: string;
+  alt?: string;
+}
+
+export const products = sqliteTable(
+  "products",
+  {
+    /** Stable integer key (the rowid): the product's rowid in the `product_search` full-text index. */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    slug: text("slug").notNull().unique(),
+    status: text("status", { enum: PRODUCT_STATUSES }).notNull(),
+    name: text("name", { mode: "json" }).$type<Localized>().notNull(),
+    description: text("description", { mode: "json" }).$type<Localized>(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    images: text("images", { mode: "json" }).$type<ProductImage[]>().notNull(),
+    options: text("options", { mode: "json" }).$type<ProductOption[]>().notNull(),
+    taxRate: integer("tax_rate"),
+    requiresShipping: integer("requires_shipping", { mode: "boolean" }).notNull(),
+    /** Name in the store's default locale, lower-cased: the `name` sort key. */
+    sortName: text("sort_name").notNull(),
+    /** Lowest and highest variant price: the `price` sort key and `priceRange`. */
+    minPrice: integer("min_price").notNull(),
+    maxPrice: integer("max_price").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("products_status_price_idx").on(t.status, t.minPrice, t.id),
+    index("products_status_name_idx").on(t.status, t.sortName, t.id),
+    index("products_status_created_idx").on(t.status, t.createdAt, t.id),
+  ],
+);
+
+export const productCategories = sqliteTable(
+  "product_categories",
+  {
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    categoryId: text("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    index("product_categories_category_idx").on(t.categoryId, t.productId),
+  ],
+);
+
+export const variants = sqliteTable(
+  "variants",
+  {
+    id: text("id").primaryKey(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    sku: text("sku"),
+    title: text("title").notNull(),
+    options: text("options", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    price: integer("price").notNull(),
+    compareAtPrice: integer("compare_at_price"),
+    tracked: integer("tracked", { mode: "boolean" }).notNull(),
+    onHand: integer("on_hand").notNull(),
+    allowBackorder: integer("allow_backorder", { mode: "boolean" }).notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    index("variants_product_idx").on(t.productId, t.position),
+    uniqueIndex("variants_sku_idx").on(t.sku),
+    check("variants_on_hand_not_negative", sql`${t.onHand} >= 0`),
+  ],
+);
