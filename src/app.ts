@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
 import { authOperations } from "./auth/routes.ts";
+import { catalogOperations } from "./catalog/routes.ts";
 import type { Config } from "./config.ts";
 import { checkDeclaredLength } from "./http/body.ts";
 import { buildOpenApiDocument, docsPage } from "./http/openapi.ts";
@@ -13,7 +14,7 @@ import { errorResponse, jsonResponse } from "./http/respond.ts";
 import { systemOperations } from "./system/routes.ts";
 
 /** Every declared operation of the service, in the order of the OpenAPI document. */
-export const operations: Operation[] = [...systemOperations, ...authOperations];
+export const operations: Operation[] = [...systemOperations, ...authOperations, ...catalogOperations];
 
 export interface App {
   ctx: AppContext;

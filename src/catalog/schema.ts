@@ -237,7 +237,7 @@ export const PRODUCT_SORTS = ["price", "name", "createdAt"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export const ListProductsQuery = Type.Object({
-  query: Type.Optional(Text({ min: 1, max: 200, description: "Full-text search, prefix matching" })),
+  query: Type.Optional(Text({ max: 200, description: "Full-text search, prefix matching" })),
   categoryId: Type.Optional(CategoryId),
   sort: Type.Optional(
     Type.Union(

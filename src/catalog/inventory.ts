@@ -1,0 +1,72 @@
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+
+export interface InventoryChange {
+  onHand?: number;
+  adjust?: number;
+  tracked?: boolean;
+  allowBackorder?: boolean;
+}
+
+interface LevelRow {
+  id: string;
+  product_id: string;
+  sku: string | null;
+  tracked: number;
+  on_hand: number;
+  allow_backorder: number;
+}
+
+const view = (row: LevelRow) => ({
+  variantId: row.id,
+  productId: row.product_id,
+  sku: row.sku,
+  tracked: row.tracked === 1,
+  onHand: row.on_hand,
+  allowBackorder: row.allow_backorder === 1,
+});
+
+const SELECT = "SELECT id, product_id, sku, tracked, on_hand, allow_backorder FROM variants WHERE id = ?";
+
+export function getInventory(tenant: TenantDb, variantId: string) {
+  const row = tenant.sqlite.query(SELECT).get(variantId) as LevelRow | null;
+  if (!row) throw notFound("Variant");
+  return view(row);
+}
+
+/**
+ * Sets (`onHand`) or adjusts (`adjust`, a signed delta) a variant's stock, and its flags. An
+ * adjustment is one conditional UPDATE, so concurrent adjustments never take stock below 0.
+ */
+export function updateInventory(tenant: TenantDb, variantId: string, change: InventoryChange) {
+  if (change.onHand !== undefined && change.adjust !== undefined) {
+    throw new ApiError("VALIDATION_ERROR", "Send onHand (set) or adjust (add or remove), not both", [
+      { path: "/body", message: "onHand and adjust are exclusive" },
+    ]);
+  }
+  getInventory(tenant, variantId);
+  tenant.sqlite.transaction(() => {
+    if (change.adjust !== undefined) {
+      const result = tenant.sqlite
+        .query("UPDATE variants SET on_hand = on_hand + ?1 WHERE id = ?2 AND on_hand + ?1 >= 0")
+        .run(change.adjust, variantId);
+      if (result.changes === 0) {
+        throw new ApiError("UNPROCESSABLE", "Stock cannot go below 0", [
+          { path: "/body/adjust", message: "would leave negative stock" },
+        ]);
+      }
+    }
+    tenant.sqlite
+      .query(
+        `UPDATE variants SET on_hand = coalesce(?2, on_hand), tracked = coalesce(?3, tracked),
+           allow_backorder = coalesce(?4, allow_backorder) WHERE id = ?1`,
+      )
+      .run(
+        variantId,
+        change.onHand ?? null,
+        change.tracked === undefined ? null : Number(change.tracked),
+        change.allowBackorder === undefined ? null : Number(change.allowBackorder),
+      );
+  })();
+  return getInventory(tenant, variantId);
+}

@@ -1,0 +1,323 @@
+import { Type } from "@sinclair/typebox";
+import { defineOperation, Paged } from "../http/operation.ts";
+import { pageOf } from "../http/schemas.ts";
+import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
+import { listCountries } from "./countries.ts";
+import { updateInventory } from "./inventory.ts";
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products.ts";
+import {
+  AdminListProductsQuery,
+  Category,
+  CategoryIdParams,
+  Country,
+  CreateCategoryBody,
+  CreateProductBody,
+  InventoryLevel,
+  ListCountriesQuery,
+  ListProductsQuery,
+  Product,
+  ProductIdOrSlug,
+  ProductIdParams,
+  PublicStore,
+  StoreSettings,
+  UpdateCategoryBody,
+  UpdateInventoryBody,
+  UpdateProductBody,
+  UpdateStoreBody,
+  VariantIdParams,
+} from "./schema.ts";
+import { getStore, publicStore, storeView, updateStore } from "./store.ts";
+
+const CATALOG = "Catalog";
+const ADMIN_CATALOG = "Admin: catalog";
+
+/** An empty search box means no search. */
+const searchTerm = (query: string | undefined) => (query?.trim() ? query : undefined);
+
+// ---------------------------------------------------------------- storefront
+
+const listProductsOp = defineOperation({
+  method: "GET",
+  path: "/v1/products",
+  operationId: "listProducts",
+  summary: "List active products",
+  description:
+    "Full-text `query` (prefix matching over names in every locale, descriptions, SKUs and tags; by relevance " +
+    "unless `sort` is given), `categoryId` (includes its subcategories), `sort` = price | name | createdAt, " +
+    "`order` = asc | desc (default asc, desc for createdAt). Without query or sort: newest first.",
+  tag: CATALOG,
+  access: "storefront",
+  autoGrant: true,
+  list: true,
+  query: ListProductsQuery,
+  response: Product,
+  handler: ({ tenant, query }) => {
+    const page = pageOf(query);
+    const { items, total } = listProducts(
+      tenant,
+      { ...query, query: searchTerm(query.query), status: "active" },
+      page,
+    );
+    return new Paged(items, page, total);
+  },
+});
+
+const getProductOp = defineOperation({
+  method: "GET",
+  path: "/v1/products/{id}",
+  operationId: "getProduct",
+  summary: "Get an active product by id or slug",
+  tag: CATALOG,
+  access: "storefront",
+  autoGrant: true,
+  params: ProductIdOrSlug,
+  response: Product,
+  handler: ({ tenant, params }) => getProduct(tenant, params.id, true),
+});
+
+const listCategoriesOp = defineOperation({
+  method: "GET",
+  path: "/v1/categories",
+  operationId: "listCategories",
+  summary: "List categories by position",
+  description: "Every category with `parentId` (build the tree from it) and its count of active products.",
+  tag: CATALOG,
+  access: "storefront",
+  autoGrant: true,
+  response: Type.Array(Category),
+  handler: ({ tenant }) => listCategories(tenant),
+});
+
+const getStoreOp = defineOperation({
+  method: "GET",
+  path: "/v1/store",
+  operationId: "getStore",
+  summary: "Store info: name, currency, locales, country, whether prices include tax",
+  tag: CATALOG,
+  access: "storefront",
+  autoGrant: true,
+  response: PublicStore,
+  handler: ({ tenant }) => publicStore(getStore(tenant)),
+});
+
+const listCountriesOp = defineOperation({
+  method: "GET",
+  path: "/v1/countries",
+  operationId: "listCountries",
+  summary: "Every country, for address forms",
+  description:
+    "Names in the store's default locale or `?locale=`, whether a postal code is required, and `shipsTo` " +
+    "where an active shipping method serves the country.",
+  tag: CATALOG,
+  access: "storefront",
+  autoGrant: true,
+  query: ListCountriesQuery,
+  response: Type.Array(Country),
+  handler: ({ tenant, query }) => listCountries(query.locale ?? getStore(tenant).defaultLocale, () => false),
+});
+
+// ---------------------------------------------------------------- admin: products
+
+const adminListProductsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/products",
+  operationId: "adminListProducts",
+  summary: "List products of every status",
+  description: "The storefront list's filters plus `status`.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  list: true,
+  query: AdminListProductsQuery,
+  response: Product,
+  handler: ({ tenant, query }) => {
+    const page = pageOf(query);
+    const { items, total } = listProducts(tenant, { ...query, query: searchTerm(query.query) }, page);
+    return new Paged(items, page, total);
+  },
+});
+
+const adminCreateProductOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/products",
+  operationId: "adminCreateProduct",
+  summary: "Create a product with its variants",
+  description:
+    "Prices are integer minor units. Without options a product has exactly one variant; with options each " +
+    "variant names one value of each, and no two share a combination. A variant's stock is tracked when " +
+    "`inventory.onHand` or `inventory.tracked` is given. Status defaults to active.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  status: 201,
+  errors: ["CONFLICT"],
+  body: CreateProductBody,
+  response: Product,
+  handler: ({ tenant, body }) => createProduct(tenant, body),
+});
+
+const adminGetProductOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/products/{id}",
+  operationId: "adminGetProduct",
+  summary: "Get a product of any status by id or slug",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  params: ProductIdOrSlug,
+  response: Product,
+  handler: ({ tenant, params }) => getProduct(tenant, params.id, false),
+});
+
+const adminUpdateProductOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/admin/products/{id}",
+  operationId: "adminUpdateProduct",
+  summary: "Update a product",
+  description:
+    "Any subset of the fields. A `variants` array replaces the list: entries with an `id` update that " +
+    "variant, entries without one are created, variants left out are deleted.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  errors: ["CONFLICT"],
+  params: ProductIdParams,
+  body: UpdateProductBody,
+  response: Product,
+  handler: ({ tenant, params, body }) => updateProduct(tenant, params.id, body),
+});
+
+const adminDeleteProductOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/admin/products/{id}",
+  operationId: "adminDeleteProduct",
+  summary: "Delete a product and its variants",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  status: 204,
+  params: ProductIdParams,
+  handler: ({ tenant, params }) => {
+    deleteProduct(tenant, params.id);
+    return undefined;
+  },
+});
+
+// ---------------------------------------------------------------- admin: categories
+
+const adminListCategoriesOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/categories",
+  operationId: "adminListCategories",
+  summary: "List categories by position",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  response: Type.Array(Category),
+  handler: ({ tenant }) => listCategories(tenant),
+});
+
+const adminCreateCategoryOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/categories",
+  operationId: "adminCreateCategory",
+  summary: "Create a category",
+  description: "The slug is made from the default-locale name when absent. A parent must exist.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  status: 201,
+  errors: ["CONFLICT"],
+  body: CreateCategoryBody,
+  response: Category,
+  handler: ({ tenant, body }) => createCategory(tenant, body),
+});
+
+const adminUpdateCategoryOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/admin/categories/{id}",
+  operationId: "adminUpdateCategory",
+  summary: "Update a category",
+  description: "A parent that would form a cycle is a 409.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  errors: ["CONFLICT"],
+  params: CategoryIdParams,
+  body: UpdateCategoryBody,
+  response: Category,
+  handler: ({ tenant, params, body }) => updateCategory(tenant, params.id, body),
+});
+
+const adminDeleteCategoryOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/admin/categories/{id}",
+  operationId: "adminDeleteCategory",
+  summary: "Delete a category without subcategories",
+  description: "A category with subcategories is a 409; its products simply lose it.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  status: 204,
+  errors: ["CONFLICT"],
+  params: CategoryIdParams,
+  handler: ({ tenant, params }) => {
+    deleteCategory(tenant, params.id);
+    return undefined;
+  },
+});
+
+// ---------------------------------------------------------------- admin: store and inventory
+
+const adminGetStoreOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/store",
+  operationId: "adminGetStore",
+  summary: "Get the store settings",
+  tag: "Admin: store",
+  access: "admin",
+  response: StoreSettings,
+  handler: ({ tenant }) => storeView(getStore(tenant)),
+});
+
+const adminUpdateStoreOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/admin/store",
+  operationId: "adminUpdateStore",
+  summary: "Update the store settings",
+  description: "Tax rates are basis points (2300 = 23 %). `locales` always includes `defaultLocale`.",
+  tag: "Admin: store",
+  access: "admin",
+  errors: ["CONFLICT"],
+  body: UpdateStoreBody,
+  response: StoreSettings,
+  handler: ({ tenant, body }) => storeView(updateStore(tenant, body)),
+});
+
+const adminUpdateInventoryOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/admin/inventory/{variantId}",
+  operationId: "adminUpdateInventory",
+  summary: "Set or adjust a variant's stock",
+  description:
+    "`onHand` sets the count, `adjust` adds a signed delta (never below 0: 422); `tracked` and " +
+    "`allowBackorder` set the flags. Untracked variants are always available.",
+  tag: "Admin: store",
+  access: "admin",
+  errors: ["UNPROCESSABLE"],
+  params: VariantIdParams,
+  body: UpdateInventoryBody,
+  response: InventoryLevel,
+  handler: ({ tenant, params, body }) => updateInventory(tenant, params.variantId, body),
+});
+
+export const catalogOperations = [
+  listProductsOp,
+  getProductOp,
+  listCategoriesOp,
+  getStoreOp,
+  listCountriesOp,
+  adminListProductsOp,
+  adminCreateProductOp,
+  adminGetProductOp,
+  adminUpdateProductOp,
+  adminDeleteProductOp,
+  adminListCategoriesOp,
+  adminCreateCategoryOp,
+  adminUpdateCategoryOp,
+  adminDeleteCategoryOp,
+  adminGetStoreOp,
+  adminUpdateStoreOp,
+  adminUpdateInventoryOp,
+];
