@@ -24,10 +24,19 @@ const create = async (body: Record<string, unknown>) => {
 describe("categories", () => {
   test("create → 201 with a slug from the default-locale name; list by position with active product counts", async () => {
     const home = await create({ name: { en: "Home & Garden", pt: "Casa e Jardim" }, position: 2 });
-    expect(home).toMatchObject({ slug: "home-garden", parentId: null, position: 2, productCount: 0, description: null });
+    expect(home).toMatchObject({
+      slug: "home-garden",
+      parentId: null,
+      position: 2,
+      productCount: 0,
+      description: null,
+    });
     const kitchen = await create({ name: { en: "Kitchen" }, parentId: home.id, position: 1 });
     await admin.post("/v1/admin/products", simpleProduct("Pan", 2000, { categoryIds: [kitchen.id] }));
-    await admin.post("/v1/admin/products", simpleProduct("Pot", 2000, { categoryIds: [kitchen.id], status: "draft" }));
+    await admin.post(
+      "/v1/admin/products",
+      simpleProduct("Pot", 2000, { categoryIds: [kitchen.id], status: "draft" }),
+    );
 
     const list = await t.json("/v1/categories", { headers: { host: HOST } });
     expect(list.status).toBe(200);
@@ -39,7 +48,9 @@ describe("categories", () => {
 
   test("a duplicate slug → 409; an unknown parent → 400; bad input → 400, nothing stored", async () => {
     await create({ name: { en: "Books" }, slug: "books" });
-    expect((await admin.post("/v1/admin/categories", { name: { en: "More books" }, slug: "books" })).status).toBe(409);
+    expect(
+      (await admin.post("/v1/admin/categories", { name: { en: "More books" }, slug: "books" })).status,
+    ).toBe(409);
     const before = (await admin.get("/v1/admin/categories")).body.data.length;
     const bad = [
       { name: { en: "X" }, parentId: "cat_missing" },
@@ -80,8 +91,9 @@ describe("categories", () => {
     const child = await create({ name: { en: "Child" }, parentId: parent.id });
     const res = await admin.delete(`/v1/admin/categories/${parent.id}`);
     expect(res.status).toBe(409);
-    const product = (await admin.post("/v1/admin/products", simpleProduct("Kid toy", 500, { categoryIds: [child.id] })))
-      .body.data;
+    const product = (
+      await admin.post("/v1/admin/products", simpleProduct("Kid toy", 500, { categoryIds: [child.id] }))
+    ).body.data;
     expect((await admin.delete(`/v1/admin/categories/${child.id}`)).status).toBe(204);
     expect((await admin.get(`/v1/admin/products/${product.id}`)).body.data.categoryIds).toEqual([]);
     expect((await admin.delete(`/v1/admin/categories/${parent.id}`)).status).toBe(204);
@@ -92,7 +104,10 @@ describe("categories", () => {
     const mine = await create({ name: { en: "Mine" } });
     expect((await other.patch(`/v1/admin/categories/${mine.id}`, { position: 3 })).status).toBe(404);
     expect((await other.delete(`/v1/admin/categories/${mine.id}`)).status).toBe(404);
-    const res = await other.post("/v1/admin/products", simpleProduct("Theirs", 100, { categoryIds: [mine.id] }));
+    const res = await other.post(
+      "/v1/admin/products",
+      simpleProduct("Theirs", 100, { categoryIds: [mine.id] }),
+    );
     expect(res.status).toBe(400);
     expect((await other.get("/v1/admin/categories")).body.data).toEqual([]);
   });

@@ -21,7 +21,8 @@ beforeAll(async () => {
   admin = adminClient(t, (await t.org("Lister", { host: HOST })).key);
   await admin.patch("/v1/admin/store", { locales: ["en", "pt"] });
   clothing = (await admin.post("/v1/admin/categories", { name: { en: "Clothing" } })).body.data.id;
-  shirts = (await admin.post("/v1/admin/categories", { name: { en: "Shirts" }, parentId: clothing })).body.data.id;
+  shirts = (await admin.post("/v1/admin/categories", { name: { en: "Shirts" }, parentId: clothing })).body
+    .data.id;
   books = (await admin.post("/v1/admin/categories", { name: { en: "Books" } })).body.data.id;
 
   const make = async (body: unknown) => {
@@ -29,9 +30,19 @@ beforeAll(async () => {
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
     await Bun.sleep(2); // distinct createdAt
   };
-  await make(simpleProduct("Banana bread cookbook", 1500, { categoryIds: [books], description: { en: "Recipes for baking" } }));
+  await make(
+    simpleProduct("Banana bread cookbook", 1500, {
+      categoryIds: [books],
+      description: { en: "Recipes for baking" },
+    }),
+  );
   await make(simpleProduct("Apple pie stories", 900, { categoryIds: [books], tags: ["dessert"] }));
-  await make(simpleProduct("Linen jacket", 8900, { categoryIds: [clothing], name: { en: "Linen jacket", pt: "Casaco de linho" } }));
+  await make(
+    simpleProduct("Linen jacket", 8900, {
+      categoryIds: [clothing],
+      name: { en: "Linen jacket", pt: "Casaco de linho" },
+    }),
+  );
   await make(shirtProduct("ZEB", { categoryIds: [shirts], name: { en: "Zebra shirt", pt: "Camisa zebra" } }));
   await make(simpleProduct("Draft thing", 100, { status: "draft", categoryIds: [books] }));
   // Seven products with the same price, for tie-breaking.
@@ -76,7 +87,9 @@ describe("GET /v1/products", () => {
     for (const order of ["asc", "desc"]) {
       const seen: string[] = [];
       for (let page = 1; page <= 6; page++) {
-        seen.push(...(await storefront(`?sort=price&order=${order}&limit=2&page=${page}`)).data.map((p) => p.id));
+        seen.push(
+          ...(await storefront(`?sort=price&order=${order}&limit=2&page=${page}`)).data.map((p) => p.id),
+        );
       }
       expect(seen).toHaveLength(11);
       expect(new Set(seen).size).toBe(11);
@@ -84,7 +97,10 @@ describe("GET /v1/products", () => {
   });
 
   test("categoryId includes its subcategories", async () => {
-    expect(names(await storefront(`?categoryId=${clothing}&sort=name`))).toEqual(["Linen jacket", "Zebra shirt"]);
+    expect(names(await storefront(`?categoryId=${clothing}&sort=name`))).toEqual([
+      "Linen jacket",
+      "Zebra shirt",
+    ]);
     expect(names(await storefront(`?categoryId=${shirts}`))).toEqual(["Zebra shirt"]);
     const bookList = await storefront(`?categoryId=${books}&sort=name`);
     expect(names(bookList)).toEqual(["Apple pie stories", "Banana bread cookbook"]);
@@ -103,9 +119,15 @@ describe("GET /v1/products", () => {
   });
 
   test("search without sort orders by relevance (name matches first); with sort, by the sort", async () => {
-    await admin.post("/v1/admin/products", simpleProduct("Plain mug", 1000, { description: { en: "Not a cookbook at all" } }));
+    await admin.post(
+      "/v1/admin/products",
+      simpleProduct("Plain mug", 1000, { description: { en: "Not a cookbook at all" } }),
+    );
     expect(names(await storefront("?query=cookbook"))).toEqual(["Banana bread cookbook", "Plain mug"]);
-    expect(names(await storefront("?query=cookbook&sort=price"))).toEqual(["Plain mug", "Banana bread cookbook"]);
+    expect(names(await storefront("?query=cookbook&sort=price"))).toEqual([
+      "Plain mug",
+      "Banana bread cookbook",
+    ]);
   });
 
   test("FTS syntax in the query is inert; an empty query lists everything", async () => {
@@ -117,7 +139,14 @@ describe("GET /v1/products", () => {
   });
 
   test("an unknown sort or order, a negative page or a bad categoryId → 400", async () => {
-    for (const q of ["?sort=popularity", "?order=sideways", "?page=-1", "?page=0", "?limit=101", "?categoryId=x"]) {
+    for (const q of [
+      "?sort=popularity",
+      "?order=sideways",
+      "?page=-1",
+      "?page=0",
+      "?limit=101",
+      "?categoryId=x",
+    ]) {
       const res = await t.json(`/v1/products${q}`, { headers: { host: HOST } });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("VALIDATION_ERROR");

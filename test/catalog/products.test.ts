@@ -42,7 +42,10 @@ describe("admin create and read", () => {
       inventory: { tracked: true, onHand: 5, allowBackorder: false },
       available: true,
     });
-    expect(shirt.priceRange).toEqual({ min: { amount: 1999, currency: "EUR" }, max: { amount: 2199, currency: "EUR" } });
+    expect(shirt.priceRange).toEqual({
+      min: { amount: 1999, currency: "EUR" },
+      max: { amount: 2199, currency: "EUR" },
+    });
     expect(shirt.inStock).toBe(true);
     expect(shirt.requiresShipping).toBe(true);
   });
@@ -63,7 +66,10 @@ describe("admin create and read", () => {
 
   test("draft and archived products are 404 on the storefront and visible to admin", async () => {
     for (const status of ["draft", "archived"]) {
-      const created = await admin.post("/v1/admin/products", simpleProduct(`Hidden ${status}`, 500, { status }));
+      const created = await admin.post(
+        "/v1/admin/products",
+        simpleProduct(`Hidden ${status}`, 500, { status }),
+      );
       expect(created.status).toBe(201);
       const id = created.body.data.id;
       expect((await storefront(`/v1/products/${id}`)).status).toBe(404);
@@ -88,7 +94,10 @@ describe("admin write rules", () => {
 
   test("a duplicate SKU (another product or within one) → 409, nothing stored", async () => {
     const before = await productCount();
-    const clash = await admin.post("/v1/admin/products", simpleProduct("Clash", 100, { variants: [{ price: 100, sku: "TSH-RED-S" }] }));
+    const clash = await admin.post(
+      "/v1/admin/products",
+      simpleProduct("Clash", 100, { variants: [{ price: 100, sku: "TSH-RED-S" }] }),
+    );
     expect(clash.status).toBe(409);
     const twice = shirtProduct("DUP");
     twice.variants[1]!.sku = twice.variants[0]!.sku;
@@ -168,12 +177,15 @@ describe("admin write rules", () => {
   });
 
   test("patch of a few fields keeps the rest; a variant id of another product → 400", async () => {
-    const a = (await admin.post("/v1/admin/products", simpleProduct("Keep me", 700, { tags: ["x"] }))).body.data;
+    const a = (await admin.post("/v1/admin/products", simpleProduct("Keep me", 700, { tags: ["x"] }))).body
+      .data;
     const b = (await admin.post("/v1/admin/products", simpleProduct("Other", 700))).body.data;
     const res = await admin.patch(`/v1/admin/products/${a.id}`, { name: { en: "Kept", pt: "Mantido" } });
     expect(res.body.data).toMatchObject({ slug: a.slug, tags: ["x"], name: { en: "Kept", pt: "Mantido" } });
     expect(res.body.data.variants[0].id).toBe(a.variants[0].id);
-    const foreign = await admin.patch(`/v1/admin/products/${a.id}`, { variants: [{ id: b.variants[0].id, price: 1 }] });
+    const foreign = await admin.patch(`/v1/admin/products/${a.id}`, {
+      variants: [{ id: b.variants[0].id, price: 1 }],
+    });
     expect(foreign.status).toBe(400);
   });
 
@@ -201,7 +213,9 @@ describe("access and isolation", () => {
     expect((await other.get(`/v1/admin/products/${mine.id}`)).status).toBe(404);
     expect((await other.patch(`/v1/admin/products/${mine.id}`, { status: "draft" })).status).toBe(404);
     expect((await other.delete(`/v1/admin/products/${mine.id}`)).status).toBe(404);
-    expect((await t.json(`/v1/products/${mine.id}`, { headers: { host: "other.example" } })).status).toBe(404);
+    expect((await t.json(`/v1/products/${mine.id}`, { headers: { host: "other.example" } })).status).toBe(
+      404,
+    );
     expect((await admin.get(`/v1/admin/products/${mine.id}`)).body.data.status).toBe("active");
     expect((await t.json("/v1/products", { headers: { "x-api-key": shopKey } })).status).toBe(200);
   });

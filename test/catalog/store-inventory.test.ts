@@ -52,7 +52,9 @@ describe("store settings", () => {
     expect(pub.body.data).toMatchObject({ name: "Loja Nova", defaultLocale: "pt" });
     // Products now need a Portuguese name.
     expect((await admin.post("/v1/admin/products", simpleProduct("English only", 100))).status).toBe(400);
-    expect((await admin.post("/v1/admin/products", { name: { pt: "Só PT" }, variants: [{ price: 1 }] })).status).toBe(201);
+    expect(
+      (await admin.post("/v1/admin/products", { name: { pt: "Só PT" }, variants: [{ price: 1 }] })).status,
+    ).toBe(201);
   });
 
   test("the name sort follows the default locale", async () => {
@@ -108,7 +110,10 @@ describe("inventory", () => {
   let productId: string;
 
   beforeAll(async () => {
-    const res = await admin.post("/v1/admin/products", { ...shirtProduct("INV"), name: { en: "Inv", pt: "Inv" } });
+    const res = await admin.post("/v1/admin/products", {
+      ...shirtProduct("INV"),
+      name: { en: "Inv", pt: "Inv" },
+    });
     productId = res.body.data.id;
     variantId = res.body.data.variants[0].id;
   });
@@ -139,7 +144,9 @@ describe("inventory", () => {
   test("out of stock makes the variant unavailable; untracked or backorder makes it available", async () => {
     await admin.patch(`/v1/admin/inventory/${variantId}`, { onHand: 0 });
     const variant = async () =>
-      (await admin.get(`/v1/admin/products/${productId}`)).body.data.variants.find((v: any) => v.id === variantId);
+      (await admin.get(`/v1/admin/products/${productId}`)).body.data.variants.find(
+        (v: any) => v.id === variantId,
+      );
     expect((await variant()).available).toBe(false);
     await admin.patch(`/v1/admin/inventory/${variantId}`, { allowBackorder: true });
     expect((await variant()).available).toBe(true);
@@ -148,7 +155,13 @@ describe("inventory", () => {
   });
 
   test("bad input → 400; unknown or another tenant's variant → 404", async () => {
-    for (const body of [{ onHand: 1, adjust: 1 }, { onHand: "5" }, { adjust: 1.5 }, { onHand: 1e12 }, { extra: 1 }]) {
+    for (const body of [
+      { onHand: 1, adjust: 1 },
+      { onHand: "5" },
+      { adjust: 1.5 },
+      { onHand: 1e12 },
+      { extra: 1 },
+    ]) {
       expect((await admin.patch(`/v1/admin/inventory/${variantId}`, body)).status).toBe(400);
     }
     expect((await admin.patch("/v1/admin/inventory/var_unknown", { onHand: 1 })).status).toBe(404);
