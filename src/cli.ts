@@ -15,6 +15,7 @@ import {
   SLUG_PATTERN,
 } from "./auth/service.ts";
 import { ROLES, type Role } from "./auth/tables.ts";
+import { seedProducts } from "./catalog/seed.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { ApiError } from "./http/errors.ts";
 import type { Scope } from "./http/operation.ts";
@@ -27,6 +28,7 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   user create --email EMAIL --password PASSWORD [--org ORG_ID] [--role owner|admin|member] [--name NAME]
   apikey create --org ORG_ID [--scopes admin,storefront] [--name NAME]
   backup --out DIR
+  seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
   healthcheck                      exits 0 when the local server answers GET /v1/health
 
 Reads the same DATA_DIR as the server and is safe to run while it runs.`;
@@ -142,6 +144,20 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
       const result = await backup(ctx, need(options, "out"));
       return [result, `Backed up ${result.files.length} databases to ${result.dir}`];
     }
+    case "seed": {
+      const raw = need(options, "products");
+      const count = Number(raw);
+      if (!/^\d+$/.test(raw) || count < 1 || count > 1_000_000) {
+        throw new UsageError("--products takes a whole number from 1 to 1000000");
+      }
+      const orgId = requireOrg(ctx, need(options, "org")).id;
+      const { created, ms } = await ctx.tenants.with(orgId, (tenant) => seedProducts(tenant, count));
+      const rate = Math.round((created * 1000) / Math.max(ms, 1));
+      return [
+        { orgId, created, ms },
+        `Created ${created} products in ${orgId} in ${ms} ms (${rate} products/s)`,
+      ];
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -177,6 +193,7 @@ export async function runCli(argv: string[]): Promise<number> {
         role: { type: "string" },
         scopes: { type: "string" },
         out: { type: "string" },
+        products: { type: "string" },
       },
     });
   } catch (error) {
@@ -192,7 +209,7 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const command = ["backup", "healthcheck"].includes(positionals[0]!)
+  const command = ["backup", "healthcheck", "seed"].includes(positionals[0]!)
     ? positionals[0]!
     : positionals.slice(0, 2).join(" ");
   if (command === "healthcheck") return healthcheck();
@@ -224,6 +241,15 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-export const CLI_COMMANDS = new Set(["org", "domain", "user", "apikey", "backup", "healthcheck", "--help"]);
+export const CLI_COMMANDS = new Set([
+  "org",
+  "domain",
+  "user",
+  "apikey",
+  "backup",
+  "seed",
+  "healthcheck",
+  "--help",
+]);
 
 if (import.meta.main) process.exit(await runCli(process.argv.slice(2)));

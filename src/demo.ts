@@ -1,12 +1,13 @@
 import type { AppContext } from "./app-context.ts";
 import { createApiKey, createOrganization, listOrganizations } from "./auth/service.ts";
+import { seedDemoCatalog } from "./catalog/seed.ts";
 import type { TenantDb } from "./db/tenant-pool.ts";
 
 /**
  * Fill the demo tenant's commerce data on first start. Each domain module that has demo data
  * (catalog, shipping, coupons) appends its seeder here; they run in order, once.
  */
-export const demoSeeders: ((tenant: TenantDb) => void)[] = [];
+export const demoSeeders: ((tenant: TenantDb) => void)[] = [seedDemoCatalog];
 
 export const DEMO_SLUG = "demo";
 

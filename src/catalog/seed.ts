@@ -466,7 +466,10 @@ function nameOf(family: Family, n: number): Named {
     };
   }
   return {
-    name: [`${adjective[0]} ${material[0]} ${nounEn}${suffix}`, `${nounPt} ${adjectivePt} ${material[1]}${suffix}`],
+    name: [
+      `${adjective[0]} ${material[0]} ${nounEn}${suffix}`,
+      `${nounPt} ${adjectivePt} ${material[1]}${suffix}`,
+    ],
     noun,
     material,
   };

@@ -49,7 +49,8 @@ export function getStore(tenant: TenantDb): Store {
     if (!row) throw new Error(`tenant ${tenant.orgId} has no store settings`);
     const { id: _, ...settings } = row;
     store = settings;
-    cached.set(tenant, store);
+    // Inside a transaction the row may still roll back: keep it out of the cache until committed.
+    if (!tenant.sqlite.inTransaction) cached.set(tenant, store);
   }
   return store;
 }
@@ -86,7 +87,9 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
       );
     }
   })();
-  cached.set(tenant, next);
+  if (tenant.sqlite.inTransaction)
+    cached.delete(tenant); // an enclosing transaction may still roll back
+  else cached.set(tenant, next);
   return next;
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getStore, updateStore } from "../../src/catalog/store.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type AdminClient, adminClient, shirtProduct, simpleProduct } from "../helpers/catalog.ts";
 
@@ -167,5 +168,22 @@ describe("inventory", () => {
     expect((await admin.patch("/v1/admin/inventory/var_unknown", { onHand: 1 })).status).toBe(404);
     expect((await other.patch(`/v1/admin/inventory/${variantId}`, { onHand: 100 })).status).toBe(404);
     expect((await admin.patch("/v1/admin/inventory/nope", { onHand: 1 })).status).toBe(400);
+  });
+});
+
+describe("store settings inside a failed transaction", () => {
+  test("a rolled-back update is not served from memory afterwards", async () => {
+    const shop = await t.org("Rollback");
+    await t.app.ctx.tenants.with(shop.id, (tenant) => {
+      expect(() =>
+        tenant.sqlite.transaction(() => {
+          updateStore(tenant, { name: "Never saved", locales: ["en", "pt"] });
+          throw new Error("a later step fails");
+        })(),
+      ).toThrow("a later step fails");
+      expect(getStore(tenant)).toMatchObject({ name: "Rollback", locales: ["en"] });
+    });
+    const res = await adminClient(t, shop.key).get("/v1/admin/store");
+    expect(res.body.data).toMatchObject({ name: "Rollback", locales: ["en"] });
   });
 });
