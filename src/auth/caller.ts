@@ -53,7 +53,7 @@ export class CallerResolver {
     const sqlite = app.platform.sqlite;
     this.cache = app.platform.cache;
     this.apiKeyByHash = sqlite.prepare(
-      "SELECT organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
+      "SELECT id, organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
     );
     this.sessionByHash = sqlite.prepare(
       `SELECT s.id, s.user_id, s.active_organization_id, s.expires_at, m.role
@@ -92,12 +92,13 @@ export class CallerResolver {
         orgId: session.activeOrganizationId,
         scopes: ["admin", "storefront"],
         userId: session.userId,
+        id: `user:${session.userId}`,
       };
     }
 
-    const host = headers.get("host");
-    const orgId = host ? this.organizationForHost(normalizeHost(host)) : undefined;
-    if (orgId) return { type: "host", orgId, scopes: ["storefront"] };
+    const host = normalizeHost(headers.get("host") ?? "");
+    const orgId = host ? this.organizationForHost(host) : undefined;
+    if (orgId) return { type: "host", orgId, scopes: ["storefront"], id: `host:${host}` };
     throw unauthorized("Authentication required: send an API key, a session cookie or a storefront Host");
   }
 
@@ -118,6 +119,7 @@ export class CallerResolver {
     let resolved = this.cache.apiKeys.get(key, now);
     if (!resolved) {
       const row = this.apiKeyByHash.get(sha256Hex(key)) as {
+        id: string;
         organization_id: string;
         scopes: string;
         expires_at: number | null;
@@ -125,6 +127,7 @@ export class CallerResolver {
       } | null;
       if (!row || row.revoked_at !== null) throw unauthorized("Invalid API key");
       resolved = {
+        id: row.id,
         orgId: row.organization_id,
         scopes: JSON.parse(row.scopes) as Scope[],
         expiresAt: row.expires_at,
@@ -132,7 +135,7 @@ export class CallerResolver {
       this.cache.apiKeys.set(key, resolved, now);
     }
     if (resolved.expiresAt !== null && resolved.expiresAt <= now) throw unauthorized("Invalid API key");
-    return { type: "api-key", orgId: resolved.orgId, scopes: resolved.scopes };
+    return { type: "api-key", orgId: resolved.orgId, scopes: resolved.scopes, id: `key:${resolved.id}` };
   }
 
   private resolveSession(token: string) {

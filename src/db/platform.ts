@@ -18,6 +18,7 @@ export type PlatformSchema = typeof tables;
 export const CREDENTIAL_CACHE_MS = 2000;
 
 export interface ResolvedApiKey {
+  id: string;
   orgId: string;
   scopes: Scope[];
   expiresAt: number | null;

@@ -29,10 +29,13 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** The JSON body of a request; an empty body reads as `{}`. */
-export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+/** The JSON body of a request and its text (for idempotency hashing); an empty body reads as `{}`. */
+export async function readJsonBody(
+  request: Request,
+  limit: number,
+): Promise<{ text: string; value: unknown }> {
   const text = await readLimited(request, limit);
-  if (text.trim() === "") return {};
+  if (text.trim() === "") return { text, value: {} };
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {
     throw new ApiError("VALIDATION_ERROR", "Request body must be JSON (Content-Type: application/json)", [
@@ -40,7 +43,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     ]);
   }
   try {
-    return JSON.parse(text);
+    return { text, value: JSON.parse(text) };
   } catch {
     throw new ApiError("VALIDATION_ERROR", "Request body is not valid JSON", [
       { path: "/body", message: "Malformed JSON" },

@@ -13,6 +13,8 @@ export interface Caller {
   orgId: string;
   scopes: Scope[];
   userId?: string;
+  /** Stable identity within the tenant (`key:…`, `user:…`, `host:…`): idempotency keys are per caller. */
+  id: string;
 }
 
 /** A signed-in dashboard user (session cookie), for `/api/auth/*` operations that need no tenant. */
@@ -92,6 +94,14 @@ export interface Operation<
   list?: boolean;
   /** Error codes this operation can answer besides the ones every operation of its access can. */
   errors?: ErrorCode[];
+  /**
+   * Tenant writes run in one BEGIN IMMEDIATE transaction with their idempotency record, so their
+   * handler must be synchronous. `false` for the few that must await (password hashing) and
+   * manage their own transactions.
+   */
+  transactional?: boolean;
+  /** Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments). */
+  durable?: boolean;
   /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */
   agent?: boolean;
   /** Granted to a new agent without merchant approval (storefront reads only, AGENTS.md §5.1). */

@@ -1,8 +1,10 @@
 import type { AppContext } from "../app-context.ts";
 import type { CallerResolver } from "../auth/caller.ts";
+import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { readJsonBody } from "./body.ts";
 import { ApiError } from "./errors.ts";
+import { findStored, idempotencyKey, requestHash, store } from "./idempotency.ts";
 import {
   type Caller,
   type DashboardUser,
@@ -10,7 +12,7 @@ import {
   type OperationContext,
   Paged,
 } from "./operation.ts";
-import { errorResponse, jsonResponse } from "./respond.ts";
+import { errorResponse, JSON_HEADERS } from "./respond.ts";
 import { compileInput, type InputValidator } from "./validation.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
@@ -43,9 +45,24 @@ const missing = (what: string) => () => {
   throw new Error(`operation context has no ${what} for this kind of operation`);
 };
 
+/** Tenant writes: one transaction with the idempotency record (see `Operation.transactional`). */
+const isTenantWrite = (op: Operation) =>
+  op.method !== "GET" && (op.access === "storefront" || op.access === "admin") && op.transactional !== false;
+
+function envelope(result: unknown): string {
+  if (result instanceof Paged) {
+    return JSON.stringify({
+      data: result.items,
+      meta: { page: result.page.page, limit: result.page.limit, total: result.total },
+    });
+  }
+  return JSON.stringify({ data: result });
+}
+
 /**
  * The request lifecycle of DESIGN.md §5: resolve the caller, check the scope, take the tenant
- * database, validate the input, run the handler, wrap the result in the envelope.
+ * database, validate the input, run the handler, wrap the result in the envelope. Tenant writes
+ * run in one BEGIN IMMEDIATE transaction together with their idempotency record.
  */
 export async function runOperation(
   app: AppContext,
@@ -76,13 +93,21 @@ export async function runOperation(
       }
     }
 
+    const params = compiled.params ? compiled.params.parse(rawParams) : undefined;
+    const query = compiled.query ? compiled.query.parse(rawQuery) : undefined;
+    let bodyText = "";
+    let body: unknown;
+    if (compiled.body) {
+      const read = await readJsonBody(request, app.config.maxBodyBytes);
+      bodyText = read.text;
+      body = compiled.body.parse(read.value);
+    }
+
     let responseHeaders: Headers | undefined;
     const ctx: OperationContext<never, never, never> = {
-      params: (compiled.params ? compiled.params.parse(rawParams) : undefined) as never,
-      query: (compiled.query ? compiled.query.parse(rawQuery) : undefined) as never,
-      body: (compiled.body
-        ? compiled.body.parse(await readJsonBody(request, app.config.maxBodyBytes))
-        : undefined) as never,
+      params: params as never,
+      query: query as never,
+      body: body as never,
       app,
       request,
       requestId: state.id,
@@ -107,17 +132,37 @@ export async function runOperation(
       },
     };
 
-    const result = await op.handler(ctx);
     const status = op.status ?? 200;
-    if (status === 204) return new Response(null, { status, headers: responseHeaders });
-    const body =
-      result instanceof Paged
-        ? {
-            data: result.items,
-            meta: { page: result.page.page, limit: result.page.limit, total: result.total },
-          }
-        : { data: result };
-    return jsonResponse(status, body, responseHeaders);
+    let text: string | null;
+    if (isTenantWrite(op) && caller) {
+      const key = idempotencyKey(request);
+      const db = ctx.tenant;
+      const hash = key === undefined ? "" : requestHash(request, bodyText);
+      const write = () => {
+        const stored = key === undefined ? undefined : findStored(db, caller.id, key, hash);
+        if (stored) return { replayed: stored };
+        const result = op.handler(ctx);
+        if (result instanceof Promise)
+          throw new Error(`${op.operationId}: a transactional handler must not await`);
+        const out = status === 204 ? null : envelope(result);
+        if (key !== undefined) store(db, caller.id, key, hash, { status, body: out });
+        return { text: out };
+      };
+      const outcome = op.durable ? durably(db.sqlite, write) : db.sqlite.transaction(write).immediate();
+      if ("replayed" in outcome && outcome.replayed) {
+        const headers = new Headers(JSON_HEADERS);
+        headers.set("idempotent-replayed", "true");
+        return new Response(outcome.replayed.body, { status: outcome.replayed.status, headers });
+      }
+      text = (outcome as { text: string | null }).text;
+    } else {
+      const result = await op.handler(ctx);
+      text = status === 204 ? null : envelope(result);
+    }
+    if (text === null) return new Response(null, { status, headers: responseHeaders });
+    if (!responseHeaders) return new Response(text, { status, headers: JSON_HEADERS });
+    responseHeaders.set("content-type", JSON_HEADERS["content-type"]);
+    return new Response(text, { status, headers: responseHeaders });
   } catch (error) {
     return errorResponse(error, app.log, state.id);
   } finally {

@@ -2,6 +2,7 @@ import type { Logger } from "../lib/log.ts";
 import { ApiError } from "./errors.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_HEADERS = { "content-type": JSON_TYPE };
 
 export function jsonResponse(
   status: number,

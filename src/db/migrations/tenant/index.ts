@@ -4,6 +4,7 @@ import journal from "./meta/_journal.json";
 import m0 from "./0000_volatile_taskmaster.sql" with { type: "text" };
 import m1 from "./0001_catalog.sql" with { type: "text" };
 import m2 from "./0002_product_search.sql" with { type: "text" };
+import m3 from "./0003_orders.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -11,5 +12,6 @@ export const migrations: EmbeddedMigrations = {
     "0000_volatile_taskmaster": m0,
     "0001_catalog": m1,
     "0002_product_search": m2,
+    "0003_orders": m3,
   },
 };

@@ -1,0 +1,193 @@
+// The floor of the catalog benchmark (bench/catalog.ts): a bare Bun.serve over one tenant file that
+// runs the SQL of src/catalog/products.ts (listProducts, getProduct, assemble) as bun:sqlite statements
+// prepared once, and builds the same JSON bytes. No Elysia, no pipeline, no caller resolution, no
+// validation, no request log, and nothing imported from src/: the least work that gives the same answer.
+//
+//   FLOOR_DB=<DATA_DIR>/tenants/<orgId>.sqlite PORT=… HOST=127.0.0.1 bun bench/catalog-floor-server.ts
+//
+// Answers GET /v1/products (newest first, or `query` = full-text search by relevance; `page`, `limit`)
+// and GET /v1/products/<id or slug> (active products only), like the storefront operations.
+import { Database } from "bun:sqlite";
+
+const file = process.env.FLOOR_DB;
+if (!file) throw new Error("FLOOR_DB (the tenant's .sqlite file) is required");
+
+// As src/db/sqlite.ts openSqlite (the service opens tenant files with synchronous=NORMAL).
+const db = new Database(file, { readwrite: true, strict: true });
+db.run("PRAGMA busy_timeout = 5000");
+db.run("PRAGMA journal_mode = WAL");
+db.run("PRAGMA synchronous = NORMAL");
+db.run("PRAGMA foreign_keys = ON");
+
+// The service keeps the store settings in memory after the first read; so does the floor.
+const { currency } = db.query("SELECT currency FROM store_settings WHERE id = 1").get() as {
+  currency: string;
+};
+
+// The SQL text listProducts builds for the storefront (status = 'active', no category, no sort).
+const LIST_FILTER = "FROM products p WHERE p.status = ?";
+const SEARCH_FILTER =
+  "FROM product_search JOIN products p ON p.seq = product_search.rowid WHERE product_search MATCH ? AND p.status = ?";
+const listPage = db.prepare(`SELECT p.* ${LIST_FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`);
+const listCount = db.prepare(`SELECT count(*) AS total ${LIST_FILTER}`);
+const searchPage = db.prepare(
+  `SELECT p.* ${SEARCH_FILTER} ORDER BY product_search.rank, p.id LIMIT ? OFFSET ?`,
+);
+const searchCount = db.prepare(`SELECT count(*) AS total ${SEARCH_FILTER}`);
+// getProduct with activeOnly.
+const productByIdOrSlug = db.prepare("SELECT * FROM products WHERE (id = ?1 OR slug = ?1) AND status = 'active'");
+// assemble.
+const variantsOfPage = db.prepare(
+  "SELECT * FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position",
+);
+const categoriesOfPage = db.prepare(
+  `SELECT product_id, category_id FROM product_categories
+        WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
+);
+
+interface ProductRow {
+  seq: number;
+  id: string;
+  slug: string;
+  status: string;
+  name: string;
+  description: string | null;
+  tags: string;
+  images: string;
+  options: string;
+  tax_rate: number | null;
+  requires_shipping: number;
+  min_price: number;
+  max_price: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface VariantRow {
+  id: string;
+  product_id: string;
+  sku: string | null;
+  title: string;
+  options: string;
+  price: number;
+  compare_at_price: number | null;
+  tracked: number;
+  on_hand: number;
+  allow_backorder: number;
+  position: number;
+}
+
+const money = (amount: number) => ({ amount, currency });
+const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
+
+function variantView(v: VariantRow) {
+  return {
+    id: v.id,
+    sku: v.sku,
+    title: v.title,
+    options: JSON.parse(v.options) as unknown,
+    price: money(v.price),
+    compareAtPrice: v.compare_at_price === null ? null : money(v.compare_at_price),
+    inventory: { tracked: v.tracked === 1, onHand: v.on_hand, allowBackorder: v.allow_backorder === 1 },
+    available: isAvailable(v),
+  };
+}
+
+function productView(row: ProductRow, variants: VariantRow[], categoryIds: string[]) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    name: JSON.parse(row.name) as unknown,
+    description: row.description === null ? null : (JSON.parse(row.description) as unknown),
+    categoryIds,
+    tags: JSON.parse(row.tags) as unknown,
+    images: JSON.parse(row.images) as unknown,
+    options: JSON.parse(row.options) as unknown,
+    variants: variants.map(variantView),
+    priceRange: { min: money(row.min_price), max: money(row.max_price) },
+    inStock: variants.some(isAvailable),
+    taxRate: row.tax_rate,
+    requiresShipping: row.requires_shipping === 1,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Views of `rows` in their order: variants and categories of all of them in two queries. */
+function assemble(rows: ProductRow[]) {
+  if (rows.length === 0) return [];
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const variantRows = variantsOfPage.all(ids) as VariantRow[];
+  const categoryRows = categoriesOfPage.all(ids) as { product_id: string; category_id: string }[];
+  const variantsOf = new Map<string, VariantRow[]>();
+  for (const v of variantRows) {
+    const list = variantsOf.get(v.product_id);
+    if (list) list.push(v);
+    else variantsOf.set(v.product_id, [v]);
+  }
+  const categoriesOf = new Map<string, string[]>();
+  for (const c of categoryRows) {
+    const list = categoriesOf.get(c.product_id);
+    if (list) list.push(c.category_id);
+    else categoriesOf.set(c.product_id, [c.category_id]);
+  }
+  return rows.map((row) => productView(row, variantsOf.get(row.id) ?? [], categoriesOf.get(row.id) ?? []));
+}
+
+/** What a shopper typed as an FTS5 query: every word a quoted prefix (as src/catalog/search.ts). */
+function toMatchQuery(input: string): string | null {
+  const words = input.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (!words) return null;
+  return words
+    .slice(0, 12)
+    .map((w) => `"${w}"*`)
+    .join(" ");
+}
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+
+function listProducts(params: URLSearchParams): Response {
+  const page = Number(params.get("page") ?? 1);
+  const limit = Number(params.get("limit") ?? 20);
+  const raw = params.get("query");
+  const search = raw?.trim() ? raw : undefined;
+  const match = search === undefined ? undefined : toMatchQuery(search);
+  let data: ReturnType<typeof assemble> = [];
+  let total = 0;
+  if (match === undefined) {
+    data = assemble(listPage.all("active", limit, (page - 1) * limit) as ProductRow[]);
+    total = (listCount.get("active") as { total: number }).total;
+  } else if (match !== null) {
+    data = assemble(searchPage.all(match, "active", limit, (page - 1) * limit) as ProductRow[]);
+    total = (searchCount.get(match, "active") as { total: number }).total;
+  }
+  return json(200, { data, meta: { page, limit, total } });
+}
+
+function getProduct(idOrSlug: string): Response {
+  const row = productByIdOrSlug.get(idOrSlug) as ProductRow | null;
+  if (!row) return json(404, { error: "Product not found", code: "NOT_FOUND", status: 404 });
+  return json(200, { data: assemble([row])[0] });
+}
+
+const PRODUCTS = "/v1/products";
+
+Bun.serve({
+  port: Number(process.env.PORT ?? 0),
+  hostname: process.env.HOST ?? "127.0.0.1",
+  fetch(request) {
+    if (request.method !== "GET") return new Response(null, { status: 405 });
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    const q = url.indexOf("?", start);
+    const path = q === -1 ? url.slice(start) : url.slice(start, q);
+    if (path === PRODUCTS) return listProducts(new URLSearchParams(q === -1 ? "" : url.slice(q + 1)));
+    if (path.startsWith(`${PRODUCTS}/`) && path.indexOf("/", PRODUCTS.length + 1) === -1) {
+      return getProduct(decodeURIComponent(path.slice(PRODUCTS.length + 1)));
+    }
+    return json(404, { error: `No route GET ${path}`, code: "NOT_FOUND", status: 404 });
+  },
+});
