@@ -95,6 +95,10 @@ export const orders = sqliteTable(
     tax: integer("tax").notNull(),
     total: integer("total").notNull(),
     refunded: integer("refunded").notNull(),
+    /** Whether this order counted a use of its coupon (given back when the order is cancelled). */
+    couponCounted: integer("coupon_counted", { mode: "boolean" }).notNull(),
+    /** Whether the order's units are still taken from stock (false once released by cancel or restock). */
+    stockHeld: integer("stock_held", { mode: "boolean" }).notNull(),
     note: text("note"),
     /** SHA-256 (hex) of the guest access token. */
     accessTokenHash: text("access_token_hash").notNull(),
@@ -126,6 +130,8 @@ export const orderItems = sqliteTable(
     sku: text("sku"),
     unitPrice: integer("unit_price").notNull(),
     quantity: integer("quantity").notNull(),
+    /** Units this line took from `on_hand` (fewer than `quantity` on backorder): what a release gives back. */
+    stockTaken: integer("stock_taken").notNull(),
     subtotal: integer("subtotal").notNull(),
     discount: integer("discount").notNull(),
     taxRate: integer("tax_rate").notNull(),
