@@ -3,6 +3,8 @@ import { Elysia } from "elysia";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
 import { authOperations } from "./auth/routes.ts";
+import { shippingAndCouponOperations } from "./cart/admin-routes.ts";
+import { cartOperations } from "./cart/routes.ts";
 import { catalogOperations } from "./catalog/routes.ts";
 import type { Config } from "./config.ts";
 import { checkDeclaredLength } from "./http/body.ts";
@@ -11,10 +13,20 @@ import type { Operation } from "./http/operation.ts";
 import { compileOperation, type RequestState, runOperation } from "./http/pipeline.ts";
 import { assertRegistry } from "./http/registry.ts";
 import { errorResponse, jsonResponse } from "./http/respond.ts";
+import { customerOperations } from "./orders/customer-routes.ts";
+import { orderOperations } from "./orders/routes.ts";
 import { systemOperations } from "./system/routes.ts";
 
 /** Every declared operation of the service, in the order of the OpenAPI document. */
-export const operations: Operation[] = [...systemOperations, ...authOperations, ...catalogOperations];
+export const operations: Operation[] = [
+  ...systemOperations,
+  ...authOperations,
+  ...catalogOperations,
+  ...cartOperations,
+  ...shippingAndCouponOperations,
+  ...orderOperations,
+  ...customerOperations,
+];
 
 export interface App {
   ctx: AppContext;

@@ -1,0 +1,88 @@
+import { Type } from "@sinclair/typebox";
+import { AddressInput } from "../cart/schema.ts";
+import { Localized, Money } from "../catalog/schema.ts";
+import { named, Timestamp } from "../http/schemas.ts";
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./tables.ts";
+
+const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const OrderStatus = literals(ORDER_STATUSES);
+export const PaymentStatus = literals(PAYMENT_STATUSES);
+export const FulfillmentStatus = literals(FULFILLMENT_STATUSES);
+
+export const Order = named(
+  "Order",
+  Type.Object({
+    id: Type.String(),
+    number: Type.Integer({ description: "Per-store sequence from 1001" }),
+    status: OrderStatus,
+    paymentStatus: PaymentStatus,
+    fulfillmentStatus: FulfillmentStatus,
+    email: Type.String(),
+    customerId: Type.String(),
+    currency: Type.String(),
+    items: Type.Array(
+      Type.Object({
+        productId: Type.String(),
+        variantId: Type.String(),
+        productName: Localized,
+        variantTitle: Type.String(),
+        sku: Nullable(Type.String()),
+        unitPrice: Money,
+        quantity: Type.Integer(),
+        subtotal: Money,
+        discount: Money,
+        taxRate: Type.Integer({ description: "Basis points" }),
+        tax: Money,
+        total: Money,
+      }),
+    ),
+    shippingAddress: Nullable(AddressInput),
+    billingAddress: Nullable(AddressInput),
+    shippingMethod: Nullable(Type.Object({ id: Type.String(), name: Localized, price: Money })),
+    coupon: Nullable(Type.Object({ code: Type.String(), type: Type.String(), value: Type.Integer() })),
+    paymentMethod: Nullable(Type.Object({ id: Type.String(), provider: Type.String(), type: Type.String() })),
+    totals: Type.Object({
+      subtotal: Money,
+      discount: Money,
+      shipping: Money,
+      tax: Money,
+      total: Money,
+      refunded: Money,
+    }),
+    payments: Type.Array(Type.Unknown()),
+    refunds: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        amount: Money,
+        reason: Nullable(Type.String()),
+        status: Type.String(),
+        createdAt: Timestamp,
+      }),
+    ),
+    fulfillments: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        carrier: Nullable(Type.String()),
+        trackingNumber: Nullable(Type.String()),
+        trackingUrl: Nullable(Type.String()),
+        createdAt: Timestamp,
+      }),
+    ),
+    events: Type.Array(Type.Object({ type: Type.String(), message: Type.String(), createdAt: Timestamp })),
+    note: Nullable(Type.String()),
+    placedAt: Timestamp,
+    paidAt: Nullable(Timestamp),
+    cancelledAt: Nullable(Timestamp),
+    updatedAt: Timestamp,
+  }),
+);
+
+export const PlacedOrder = Type.Composite([
+  Order,
+  Type.Object({
+    accessToken: Type.String({ description: "Lets a guest read this order: GET /v1/orders/{id}?token=" }),
+  }),
+]);

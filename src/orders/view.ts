@@ -1,0 +1,174 @@
+import type { Address } from "../cart/tables.ts";
+import { money } from "../catalog/store.ts";
+import type { Localized } from "../catalog/tables.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { notFound } from "../http/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { iso, isoOrNull } from "../lib/time.ts";
+import type { OrderCoupon, OrderPaymentMethod, OrderShippingMethod } from "./tables.ts";
+
+// The order as the API shows it (DOMAIN §6), read in a fixed number of queries.
+
+export interface OrderRow {
+  id: string;
+  number: number;
+  status: string;
+  payment_status: string;
+  fulfillment_status: string;
+  email: string;
+  customer_id: string;
+  cart_id: string;
+  currency: string;
+  shipping_address: string | null;
+  billing_address: string | null;
+  shipping_method: string | null;
+  coupon: string | null;
+  payment_method: string | null;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  shipping_tax: number;
+  tax: number;
+  total: number;
+  refunded: number;
+  coupon_counted: number;
+  stock_held: number;
+  note: string | null;
+  access_token_hash: string;
+  placed_at: number;
+  paid_at: number | null;
+  cancelled_at: number | null;
+  updated_at: number;
+}
+
+interface ItemRow {
+  product_id: string;
+  variant_id: string;
+  product_name: string;
+  variant_title: string;
+  sku: string | null;
+  unit_price: number;
+  quantity: number;
+  subtotal: number;
+  discount: number;
+  tax_rate: number;
+  tax: number;
+  total: number;
+}
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+export function findOrderRow(tenant: TenantDb, orderId: string): OrderRow {
+  const row = tenant.sqlite.query("SELECT * FROM orders WHERE id = ?").get(orderId) as OrderRow | null;
+  if (!row) throw notFound("Order");
+  return row;
+}
+
+/** The full order: lines, refunds, fulfillments and events. */
+export function orderView(tenant: TenantDb, orderId: string) {
+  const row = findOrderRow(tenant, orderId);
+  const db = tenant.sqlite;
+  const items = db
+    .query("SELECT * FROM order_items WHERE order_id = ? ORDER BY position")
+    .all(orderId) as ItemRow[];
+  const refunds = db
+    .query(
+      "SELECT id, amount, reason, status, created_at FROM refunds WHERE order_id = ? ORDER BY created_at, id",
+    )
+    .all(orderId) as {
+    id: string;
+    amount: number;
+    reason: string | null;
+    status: string;
+    created_at: number;
+  }[];
+  const fulfillments = db
+    .query(
+      "SELECT id, carrier, tracking_number, tracking_url, created_at FROM fulfillments WHERE order_id = ? ORDER BY created_at, id",
+    )
+    .all(orderId) as {
+    id: string;
+    carrier: string | null;
+    tracking_number: string | null;
+    tracking_url: string | null;
+    created_at: number;
+  }[];
+  const events = db
+    .query("SELECT type, message, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, rowid")
+    .all(orderId) as { type: string; message: string; created_at: number }[];
+  const m = (amount: number) => money(amount, row.currency);
+  const shippingMethod = parse<OrderShippingMethod>(row.shipping_method);
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    fulfillmentStatus: row.fulfillment_status,
+    email: row.email,
+    customerId: row.customer_id,
+    currency: row.currency,
+    items: items.map((item) => ({
+      productId: item.product_id,
+      variantId: item.variant_id,
+      productName: JSON.parse(item.product_name) as Localized,
+      variantTitle: item.variant_title,
+      sku: item.sku,
+      unitPrice: m(item.unit_price),
+      quantity: item.quantity,
+      subtotal: m(item.subtotal),
+      discount: m(item.discount),
+      taxRate: item.tax_rate,
+      tax: m(item.tax),
+      total: m(item.total),
+    })),
+    shippingAddress: parse<Address>(row.shipping_address),
+    billingAddress: parse<Address>(row.billing_address),
+    shippingMethod: shippingMethod && { ...shippingMethod, price: m(shippingMethod.price) },
+    coupon: parse<OrderCoupon>(row.coupon),
+    paymentMethod: parse<OrderPaymentMethod>(row.payment_method),
+    totals: {
+      subtotal: m(row.subtotal),
+      discount: m(row.discount),
+      shipping: m(row.shipping),
+      tax: m(row.tax),
+      total: m(row.total),
+      refunded: m(row.refunded),
+    },
+    payments: [] as unknown[],
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      amount: m(r.amount),
+      reason: r.reason,
+      status: r.status,
+      createdAt: iso(r.created_at),
+    })),
+    fulfillments: fulfillments.map((f) => ({
+      id: f.id,
+      carrier: f.carrier,
+      trackingNumber: f.tracking_number,
+      trackingUrl: f.tracking_url,
+      createdAt: iso(f.created_at),
+    })),
+    events: events.map((e) => ({ type: e.type, message: e.message, createdAt: iso(e.created_at) })),
+    note: row.note,
+    placedAt: iso(row.placed_at),
+    paidAt: isoOrNull(row.paid_at),
+    cancelledAt: isoOrNull(row.cancelled_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export type OrderView = ReturnType<typeof orderView>;
+
+/** Appends an event to the order's history; every state move calls this in its transaction. */
+export function addOrderEvent(
+  tenant: TenantDb,
+  orderId: string,
+  type: string,
+  message: string,
+  at = Date.now(),
+) {
+  tenant.sqlite
+    .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
+    .run(newId("evt"), orderId, type, message, at);
+}
