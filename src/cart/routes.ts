@@ -1,4 +1,218 @@
-import type { Operation } from "../http/operation.ts";
+import { Type } from "@sinclair/typebox";
+import { defineOperation } from "../http/operation.ts";
+import { signedInCustomer } from "../orders/customer-session.ts";
+import { placeOrder } from "../orders/place-order.ts";
+import { PlacedOrder } from "../orders/schema.ts";
+import {
+  AddItemBody,
+  AddressInput,
+  ApplyCouponBody,
+  Cart,
+  CartItemParams,
+  CartParams,
+  CartShippingMethod,
+  CreateCartBody,
+  PaymentMethod,
+  PlaceOrderBody,
+  SetShippingMethodBody,
+  UpdateItemBody,
+} from "./schema.ts";
+import {
+  addItem,
+  applyCoupon,
+  cartPaymentMethods,
+  cartShippingMethods,
+  createCart,
+  getCart,
+  removeCoupon,
+  removeItem,
+  setAddress,
+  setShippingMethod,
+  updateItem,
+} from "./service.ts";
 
-/** Carts and place-order (DOMAIN §3, §5). */
-export const cartOperations: Operation[] = [];
+const TAG = "Carts";
+const cartOp = { tag: TAG, access: "storefront" as const, response: Cart };
+
+const createCartOp = defineOperation({
+  ...cartOp,
+  method: "POST",
+  path: "/v1/carts",
+  operationId: "createCart",
+  summary: "Create a cart",
+  description: "Optionally with an email and items. A signed-in customer (customer session) owns the cart.",
+  autoGrant: true,
+  status: 201,
+  errors: ["INSUFFICIENT_STOCK"],
+  body: CreateCartBody,
+  handler: ({ tenant, request, body }) => createCart(tenant, body, signedInCustomer(tenant, request)),
+});
+
+const getCartOp = defineOperation({
+  ...cartOp,
+  method: "GET",
+  path: "/v1/carts/{id}",
+  operationId: "getCart",
+  summary: "Get a cart with items, fresh totals and messages",
+  autoGrant: true,
+  params: CartParams,
+  handler: ({ tenant, params }) => getCart(tenant, params.id),
+});
+
+const addCartItemOp = defineOperation({
+  ...cartOp,
+  method: "POST",
+  path: "/v1/carts/{id}/items",
+  operationId: "addCartItem",
+  summary: "Add an item (the same variant merges)",
+  description:
+    "`variantId`, or `productId` of a single-variant product; quantity 1–999. More than the stock " +
+    "available is a 409 INSUFFICIENT_STOCK, unless the variant is untracked or allows backorder.",
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK"],
+  params: CartParams,
+  body: AddItemBody,
+  handler: ({ tenant, params, body }) => addItem(tenant, params.id, body),
+});
+
+const updateCartItemOp = defineOperation({
+  ...cartOp,
+  method: "PATCH",
+  path: "/v1/carts/{id}/items/{itemId}",
+  operationId: "updateCartItem",
+  summary: "Change an item's quantity (0 removes it)",
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK"],
+  params: CartItemParams,
+  body: UpdateItemBody,
+  handler: ({ tenant, params, body }) => updateItem(tenant, params.id, params.itemId, body.quantity),
+});
+
+const removeCartItemOp = defineOperation({
+  ...cartOp,
+  method: "DELETE",
+  path: "/v1/carts/{id}/items/{itemId}",
+  operationId: "removeCartItem",
+  summary: "Remove an item",
+  errors: ["CONFLICT"],
+  params: CartItemParams,
+  handler: ({ tenant, params }) => removeItem(tenant, params.id, params.itemId),
+});
+
+const applyCouponOp = defineOperation({
+  ...cartOp,
+  method: "POST",
+  path: "/v1/carts/{id}/coupon",
+  operationId: "applyCartCoupon",
+  summary: "Apply a coupon code (case-insensitive)",
+  description:
+    "422 COUPON_INVALID with the reason: unknown, inactive, not started, expired, usage limit reached, " +
+    "minimum subtotal not met.",
+  errors: ["CONFLICT", "COUPON_INVALID"],
+  params: CartParams,
+  body: ApplyCouponBody,
+  handler: ({ tenant, params, body }) => applyCoupon(tenant, params.id, body.code),
+});
+
+const removeCouponOp = defineOperation({
+  ...cartOp,
+  method: "DELETE",
+  path: "/v1/carts/{id}/coupon",
+  operationId: "removeCartCoupon",
+  summary: "Remove the applied coupon",
+  errors: ["CONFLICT"],
+  params: CartParams,
+  handler: ({ tenant, params }) => removeCoupon(tenant, params.id),
+});
+
+const listShippingMethodsOp = defineOperation({
+  method: "GET",
+  path: "/v1/carts/{id}/shipping-methods",
+  operationId: "listCartShippingMethods",
+  summary: "Shipping methods for this cart, with their price for it",
+  description: "Active methods serving the shipping country (all active ones before an address is set).",
+  tag: TAG,
+  access: "storefront",
+  autoGrant: true,
+  params: CartParams,
+  response: Type.Array(CartShippingMethod),
+  handler: ({ tenant, params }) => cartShippingMethods(tenant, params.id),
+});
+
+const setShippingMethodOp = defineOperation({
+  ...cartOp,
+  method: "POST",
+  path: "/v1/carts/{id}/shipping-method",
+  operationId: "setCartShippingMethod",
+  summary: "Choose the shipping method",
+  description: "422 when the method does not serve the shipping address.",
+  errors: ["CONFLICT", "UNPROCESSABLE"],
+  params: CartParams,
+  body: SetShippingMethodBody,
+  handler: ({ tenant, params, body }) => setShippingMethod(tenant, params.id, body.shippingMethodId),
+});
+
+const listPaymentMethodsOp = defineOperation({
+  method: "GET",
+  path: "/v1/carts/{id}/payment-methods",
+  operationId: "listCartPaymentMethods",
+  summary: "Payment methods offered for this cart",
+  tag: TAG,
+  access: "storefront",
+  autoGrant: true,
+  params: CartParams,
+  response: Type.Array(PaymentMethod),
+  handler: ({ tenant, params }) => cartPaymentMethods(tenant, params.id),
+});
+
+const addressOp = (kind: "shipping" | "billing") =>
+  defineOperation({
+    ...cartOp,
+    method: "POST",
+    path: `/v1/carts/{id}/${kind}-address`,
+    operationId: kind === "shipping" ? "setCartShippingAddress" : "setCartBillingAddress",
+    summary: `Set the ${kind} address`,
+    description:
+      kind === "shipping"
+        ? "The country must be one the store ships to; a chosen method that does not serve it is cleared with a message."
+        : "Defaults to the shipping address at place-order when not set.",
+    errors: ["CONFLICT", "UNPROCESSABLE"],
+    params: CartParams,
+    body: AddressInput,
+    handler: ({ tenant, params, body }) => setAddress(tenant, params.id, kind, body),
+  });
+
+const placeOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/carts/{id}/place-order",
+  operationId: "placeOrder",
+  summary: "Place the order",
+  description:
+    "Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with " +
+    "`accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item " +
+    "cannot be served, also when a concurrent buyer took the last units.",
+  tag: TAG,
+  access: "storefront",
+  status: 201,
+  durable: true,
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
+  params: CartParams,
+  body: PlaceOrderBody,
+  response: PlacedOrder,
+  handler: ({ tenant, request, params, body }) =>
+    placeOrder(tenant, params.id, body, signedInCustomer(tenant, request)),
+});
+
+export const cartOperations = [
+  createCartOp,
+  getCartOp,
+  addCartItemOp,
+  updateCartItemOp,
+  removeCartItemOp,
+  applyCouponOp,
+  removeCouponOp,
+  listShippingMethodsOp,
+  setShippingMethodOp,
+  listPaymentMethodsOp,
+  addressOp("shipping"),
+  addressOp("billing"),
+  placeOrderOp,
+];

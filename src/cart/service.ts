@@ -1,0 +1,604 @@
+import { checkPostalCode, isCountryCode } from "../catalog/countries.ts";
+import { getStore, money, type Store } from "../catalog/store.ts";
+import type { Localized, ProductImage } from "../catalog/tables.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
+import type { SignedInCustomer } from "../orders/customer-session.ts";
+import { type CouponRow, couponProblem, findCouponByCode } from "./coupons.ts";
+import { lineTaxRate, type PricedCart, priceCart, shippingTaxRate } from "./pricing.ts";
+import {
+  findShippingMethod,
+  listActiveShippingMethods,
+  type ShippingMethodRow,
+  servesCountry,
+  shippingCountries,
+} from "./shipping-methods.ts";
+import type { Address } from "./tables.ts";
+
+// Carts (DOMAIN §3): every read prices the cart afresh from live prices, stock, coupon and
+// shipping method, and says what changed in `messages`.
+
+export const MAX_QUANTITY = 999;
+
+interface CartRow {
+  id: string;
+  status: "active" | "completed";
+  currency: string;
+  email: string | null;
+  customer_id: string | null;
+  coupon_code: string | null;
+  shipping_address: string | null;
+  billing_address: string | null;
+  shipping_method_id: string | null;
+  order_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A cart line joined with its live variant and product (null when the variant is gone). */
+export interface CartLine {
+  id: string;
+  productId: string;
+  variantId: string;
+  quantity: number;
+  seenPrice: number;
+  variant: {
+    sku: string | null;
+    title: string;
+    price: number;
+    tracked: boolean;
+    onHand: number;
+    allowBackorder: boolean;
+  } | null;
+  product: {
+    status: string;
+    name: Localized;
+    images: ProductImage[];
+    taxRate: number | null;
+    requiresShipping: boolean;
+  } | null;
+}
+
+export interface CartMessage {
+  code: string;
+  message: string;
+  itemId?: string;
+}
+
+export interface PricedCartState {
+  cart: CartRow;
+  store: Store;
+  lines: CartLine[];
+  messages: CartMessage[];
+  coupon: CouponRow | null;
+  /** Why the applied coupon was dropped on this read, if it was. */
+  couponDropped: string | null;
+  shippingMethod: ShippingMethodRow | null;
+  shippingAddress: Address | null;
+  billingAddress: Address | null;
+  priced: PricedCart;
+}
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+function findCart(tenant: TenantDb, cartId: string): CartRow {
+  const cart = tenant.sqlite.query("SELECT * FROM carts WHERE id = ?").get(cartId) as CartRow | null;
+  if (!cart) throw notFound("Cart");
+  return cart;
+}
+
+/** The cart, refusing a completed one: a placed cart never changes again. */
+function activeCart(tenant: TenantDb, cartId: string): CartRow {
+  const cart = findCart(tenant, cartId);
+  if (cart.status !== "active") throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
+  return cart;
+}
+
+function touch(tenant: TenantDb, cartId: string) {
+  tenant.sqlite.query("UPDATE carts SET updated_at = ? WHERE id = ?").run(Date.now(), cartId);
+}
+
+function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
+  const rows = tenant.sqlite
+    .query(
+      `SELECT i.id, i.product_id, i.variant_id, i.quantity, i.unit_price,
+              v.id AS v_id, v.sku, v.title, v.price, v.tracked, v.on_hand, v.allow_backorder,
+              p.status, p.name, p.images, p.tax_rate, p.requires_shipping
+         FROM cart_items i
+         LEFT JOIN variants v ON v.id = i.variant_id
+         LEFT JOIN products p ON p.id = v.product_id
+        WHERE i.cart_id = ?
+        ORDER BY i.created_at, i.rowid`,
+    )
+    .all(cartId) as {
+    id: string;
+    product_id: string;
+    variant_id: string;
+    quantity: number;
+    unit_price: number;
+    v_id: string | null;
+    sku: string | null;
+    title: string;
+    price: number;
+    tracked: number;
+    on_hand: number;
+    allow_backorder: number;
+    status: string;
+    name: string;
+    images: string;
+    tax_rate: number | null;
+    requires_shipping: number;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    productId: r.product_id,
+    variantId: r.variant_id,
+    quantity: r.quantity,
+    seenPrice: r.unit_price,
+    variant:
+      r.v_id === null
+        ? null
+        : {
+            sku: r.sku,
+            title: r.title,
+            price: r.price,
+            tracked: r.tracked === 1,
+            onHand: r.on_hand,
+            allowBackorder: r.allow_backorder === 1,
+          },
+    product:
+      r.v_id === null
+        ? null
+        : {
+            status: r.status,
+            name: JSON.parse(r.name) as Localized,
+            images: JSON.parse(r.images) as ProductImage[],
+            taxRate: r.tax_rate,
+            requiresShipping: r.requires_shipping === 1,
+          },
+  }));
+}
+
+/** How many units of a variant can be bought now (Infinity when untracked or on backorder). */
+const buyable = (variant: NonNullable<CartLine["variant"]>) =>
+  !variant.tracked || variant.allowBackorder ? Number.POSITIVE_INFINITY : variant.onHand;
+
+/**
+ * Reads and prices a cart. Lines whose variant was deleted are removed, a changed price is
+ * adopted, a coupon that no longer applies and a shipping method that no longer serves the
+ * address are dropped, each with a message.
+ */
+export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
+  const cart = findCart(tenant, cartId);
+  const store = getStore(tenant);
+  const messages: CartMessage[] = [];
+  const editable = cart.status === "active";
+  const lines: CartLine[] = [];
+  for (const line of loadLines(tenant, cartId)) {
+    if (!line.variant || !line.product) {
+      if (!editable) continue;
+      tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(line.id);
+      messages.push({
+        code: "ITEM_REMOVED",
+        message: "A product in the cart is no longer sold",
+        itemId: line.id,
+      });
+      continue;
+    }
+    lines.push(line);
+    if (!editable) continue;
+    const name = line.product.name[store.defaultLocale] ?? Object.values(line.product.name)[0];
+    if (line.product.status !== "active") {
+      messages.push({ code: "ITEM_UNAVAILABLE", message: `${name} is no longer available`, itemId: line.id });
+    }
+    if (line.variant.price !== line.seenPrice) {
+      tenant.sqlite
+        .query("UPDATE cart_items SET unit_price = ? WHERE id = ?")
+        .run(line.variant.price, line.id);
+      messages.push({ code: "PRICE_CHANGED", message: `The price of ${name} changed`, itemId: line.id });
+    }
+    if (line.quantity > buyable(line.variant)) {
+      messages.push({
+        code: "INSUFFICIENT_STOCK",
+        message: `Only ${line.variant.onHand} of ${name} available`,
+        itemId: line.id,
+      });
+    }
+  }
+
+  const shippingAddress = parse<Address>(cart.shipping_address);
+  const country = shippingAddress?.country ?? null;
+  const subtotal = lines.reduce((sum, l) => sum + l.variant!.price * l.quantity, 0);
+
+  let coupon: CouponRow | null = null;
+  let couponDropped: string | null = null;
+  if (cart.coupon_code) {
+    const found = findCouponByCode(tenant, cart.coupon_code);
+    const problem = couponProblem(found, subtotal, Date.now());
+    if (problem === null) coupon = found;
+    else if (editable) {
+      couponDropped = problem;
+      tenant.sqlite.query("UPDATE carts SET coupon_code = NULL WHERE id = ?").run(cartId);
+      messages.push({
+        code: "COUPON_REMOVED",
+        message: `Coupon ${cart.coupon_code} was removed: ${problem}`,
+      });
+    }
+  }
+
+  let shippingMethod: ShippingMethodRow | null = null;
+  if (cart.shipping_method_id) {
+    const found = findShippingMethod(tenant, cart.shipping_method_id);
+    if (found?.active && servesCountry(found, country)) shippingMethod = found;
+    else if (editable) {
+      tenant.sqlite.query("UPDATE carts SET shipping_method_id = NULL WHERE id = ?").run(cartId);
+      messages.push({
+        code: "SHIPPING_METHOD_CLEARED",
+        message: "The shipping method no longer serves the address; choose another",
+      });
+    }
+  }
+
+  const priced = priceCart({
+    lines: lines.map((l) => ({
+      id: l.id,
+      unitPrice: l.variant!.price,
+      quantity: l.quantity,
+      taxRate: lineTaxRate(l.product!.taxRate, store.taxRates, country, store.country),
+    })),
+    coupon: coupon
+      ? coupon.type === "free_shipping"
+        ? { type: "free_shipping" }
+        : { type: coupon.type, value: coupon.value }
+      : null,
+    shipping: shippingMethod
+      ? {
+          price: shippingMethod.price,
+          freeOver: shippingMethod.freeOver,
+          taxRate: shippingTaxRate(store.taxRates, country, store.country),
+        }
+      : null,
+    pricesIncludeTax: store.pricesIncludeTax,
+  });
+
+  return {
+    cart,
+    store,
+    lines,
+    messages,
+    coupon,
+    couponDropped,
+    shippingMethod,
+    shippingAddress,
+    billingAddress: parse<Address>(cart.billing_address),
+    priced,
+  };
+}
+
+export function cartView(state: PricedCartState) {
+  const { cart, priced } = state;
+  const m = (amount: number) => money(amount, cart.currency);
+  const pricedLines = new Map(priced.lines.map((l) => [l.id, l]));
+  return {
+    id: cart.id,
+    status: cart.status,
+    currency: cart.currency,
+    email: cart.email,
+    customerId: cart.customer_id,
+    items: state.lines.map((line) => {
+      const p = pricedLines.get(line.id)!;
+      return {
+        id: line.id,
+        productId: line.productId,
+        variantId: line.variantId,
+        productName: line.product!.name,
+        variantTitle: line.variant!.title,
+        sku: line.variant!.sku,
+        image: line.product!.images[0] ?? null,
+        unitPrice: m(line.variant!.price),
+        quantity: line.quantity,
+        subtotal: m(p.subtotal),
+        discount: m(p.discount),
+        total: m(p.total),
+      };
+    }),
+    itemCount: state.lines.reduce((sum, l) => sum + l.quantity, 0),
+    coupon: state.coupon
+      ? { code: state.coupon.code, type: state.coupon.type, value: state.coupon.value }
+      : null,
+    shippingAddress: state.shippingAddress,
+    billingAddress: state.billingAddress,
+    shippingMethod: state.shippingMethod
+      ? { id: state.shippingMethod.id, name: state.shippingMethod.name, price: m(priced.totals.shipping) }
+      : null,
+    totals: {
+      subtotal: m(priced.totals.subtotal),
+      discount: m(priced.totals.discount),
+      shipping: m(priced.totals.shipping),
+      tax: m(priced.totals.tax),
+      total: m(priced.totals.total),
+    },
+    pricesIncludeTax: state.store.pricesIncludeTax,
+    messages: state.messages,
+    createdAt: iso(cart.created_at),
+    updatedAt: iso(cart.updated_at),
+  };
+}
+
+export const getCart = (tenant: TenantDb, cartId: string) => cartView(loadPricedCart(tenant, cartId));
+
+// ---------------------------------------------------------------- items
+
+interface VariantForSale {
+  id: string;
+  product_id: string;
+  price: number;
+  tracked: number;
+  on_hand: number;
+  allow_backorder: number;
+  sku: string | null;
+}
+
+/** The variant a shopper asks for: by variantId, or by productId of a single-variant product. Active products only. */
+function variantForSale(tenant: TenantDb, input: { variantId?: string; productId?: string }, path: string) {
+  if ((input.variantId === undefined) === (input.productId === undefined)) {
+    throw new ApiError("VALIDATION_ERROR", "Send variantId, or productId for a product with one variant", [
+      { path, message: "exactly one of variantId and productId" },
+    ]);
+  }
+  const rows = tenant.sqlite
+    .query(
+      `SELECT v.id, v.product_id, v.price, v.tracked, v.on_hand, v.allow_backorder, v.sku
+         FROM variants v JOIN products p ON p.id = v.product_id
+        WHERE p.status = 'active' AND ${input.variantId !== undefined ? "v.id = ?" : "v.product_id = ?"}`,
+    )
+    .all(input.variantId ?? input.productId!) as VariantForSale[];
+  if (rows.length === 0) throw notFound(input.variantId !== undefined ? "Variant" : "Product");
+  if (rows.length > 1) {
+    throw new ApiError("VALIDATION_ERROR", "This product has several variants: send variantId", [
+      { path: `${path}/productId`, message: "choose a variant" },
+    ]);
+  }
+  return rows[0]!;
+}
+
+function checkStock(variant: VariantForSale, quantity: number) {
+  if (variant.tracked === 0 || variant.allow_backorder === 1 || quantity <= variant.on_hand) return;
+  throw new ApiError(
+    "INSUFFICIENT_STOCK",
+    `Not enough stock of ${variant.sku ?? variant.id}: ${variant.on_hand} available`,
+    [{ path: "/body/quantity", message: `available: ${variant.on_hand}` }],
+  );
+}
+
+function addLine(
+  tenant: TenantDb,
+  cartId: string,
+  input: { variantId?: string; productId?: string; quantity: number },
+  path: string,
+) {
+  const variant = variantForSale(tenant, input, path);
+  const existing = tenant.sqlite
+    .query("SELECT id, quantity FROM cart_items WHERE cart_id = ? AND variant_id = ?")
+    .get(cartId, variant.id) as { id: string; quantity: number } | null;
+  const quantity = (existing?.quantity ?? 0) + input.quantity;
+  if (quantity > MAX_QUANTITY) {
+    throw new ApiError("VALIDATION_ERROR", `At most ${MAX_QUANTITY} of one item per cart`, [
+      { path: `${path}/quantity`, message: `the cart would hold ${quantity}` },
+    ]);
+  }
+  checkStock(variant, quantity);
+  if (existing) {
+    tenant.sqlite
+      .query("UPDATE cart_items SET quantity = ?, unit_price = ? WHERE id = ?")
+      .run(quantity, variant.price, existing.id);
+  } else {
+    tenant.sqlite
+      .query(
+        "INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(newId("item"), cartId, variant.product_id, variant.id, quantity, variant.price, Date.now());
+  }
+}
+
+export function createCart(
+  tenant: TenantDb,
+  input: { email?: string; items?: { variantId?: string; productId?: string; quantity: number }[] },
+  customer: SignedInCustomer | null,
+) {
+  const id = newId("cart");
+  const now = Date.now();
+  tenant.sqlite
+    .query(
+      `INSERT INTO carts (id, status, currency, email, customer_id, created_at, updated_at)
+       VALUES (?, 'active', ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      getStore(tenant).currency,
+      input.email?.toLowerCase() ?? customer?.email ?? null,
+      customer?.id ?? null,
+      now,
+      now,
+    );
+  (input.items ?? []).forEach((item, i) => {
+    addLine(tenant, id, item, `/body/items/${i}`);
+  });
+  return getCart(tenant, id);
+}
+
+export function addItem(
+  tenant: TenantDb,
+  cartId: string,
+  input: { variantId?: string; productId?: string; quantity: number },
+) {
+  activeCart(tenant, cartId);
+  addLine(tenant, cartId, input, "/body");
+  touch(tenant, cartId);
+  return getCart(tenant, cartId);
+}
+
+function cartItem(tenant: TenantDb, cartId: string, itemId: string) {
+  const item = tenant.sqlite
+    .query("SELECT id, variant_id FROM cart_items WHERE id = ? AND cart_id = ?")
+    .get(itemId, cartId) as { id: string; variant_id: string } | null;
+  if (!item) throw notFound("Cart item");
+  return item;
+}
+
+export function updateItem(tenant: TenantDb, cartId: string, itemId: string, quantity: number) {
+  activeCart(tenant, cartId);
+  const item = cartItem(tenant, cartId, itemId);
+  if (quantity === 0) {
+    tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
+  } else {
+    const variant = tenant.sqlite
+      .query(
+        "SELECT id, product_id, price, tracked, on_hand, allow_backorder, sku FROM variants WHERE id = ?",
+      )
+      .get(item.variant_id) as VariantForSale | null;
+    if (variant) checkStock(variant, quantity);
+    tenant.sqlite.query("UPDATE cart_items SET quantity = ? WHERE id = ?").run(quantity, itemId);
+  }
+  touch(tenant, cartId);
+  return getCart(tenant, cartId);
+}
+
+export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
+  activeCart(tenant, cartId);
+  cartItem(tenant, cartId, itemId);
+  tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
+  touch(tenant, cartId);
+  return getCart(tenant, cartId);
+}
+
+// ---------------------------------------------------------------- coupon
+
+export function applyCoupon(tenant: TenantDb, cartId: string, code: string) {
+  activeCart(tenant, cartId);
+  const state = loadPricedCart(tenant, cartId);
+  const coupon = findCouponByCode(tenant, code);
+  const problem = couponProblem(coupon, state.priced.totals.subtotal, Date.now());
+  if (problem !== null) {
+    throw new ApiError("COUPON_INVALID", `The coupon cannot be used: ${problem}`, [
+      { path: "/body/code", message: problem },
+    ]);
+  }
+  tenant.sqlite
+    .query("UPDATE carts SET coupon_code = ?, updated_at = ? WHERE id = ?")
+    .run(coupon!.code, Date.now(), cartId);
+  return getCart(tenant, cartId);
+}
+
+export function removeCoupon(tenant: TenantDb, cartId: string) {
+  activeCart(tenant, cartId);
+  tenant.sqlite
+    .query("UPDATE carts SET coupon_code = NULL, updated_at = ? WHERE id = ?")
+    .run(Date.now(), cartId);
+  return getCart(tenant, cartId);
+}
+
+// ---------------------------------------------------------------- shipping
+
+/** Active methods serving the cart's shipping country (all of them before an address is set), priced for this cart. */
+export function cartShippingMethods(tenant: TenantDb, cartId: string) {
+  const state = loadPricedCart(tenant, cartId);
+  const country = state.shippingAddress?.country ?? null;
+  const { subtotal, discount } = state.priced.totals;
+  const freeCoupon = state.coupon?.type === "free_shipping";
+  return listActiveShippingMethods(tenant)
+    .filter((method) => servesCountry(method, country))
+    .map((method) => ({
+      id: method.id,
+      name: method.name,
+      description: method.description,
+      price: money(
+        freeCoupon || (method.freeOver !== null && subtotal - discount >= method.freeOver) ? 0 : method.price,
+        state.cart.currency,
+      ),
+      minDays: method.minDays,
+      maxDays: method.maxDays,
+    }));
+}
+
+export function setShippingMethod(tenant: TenantDb, cartId: string, shippingMethodId: string) {
+  const cart = activeCart(tenant, cartId);
+  const method = findShippingMethod(tenant, shippingMethodId);
+  if (!method?.active) throw notFound("Shipping method");
+  const country = parse<Address>(cart.shipping_address)?.country ?? null;
+  if (!servesCountry(method, country)) {
+    throw new ApiError("UNPROCESSABLE", `This shipping method does not serve ${country}`);
+  }
+  tenant.sqlite
+    .query("UPDATE carts SET shipping_method_id = ?, updated_at = ? WHERE id = ?")
+    .run(method.id, Date.now(), cartId);
+  return getCart(tenant, cartId);
+}
+
+/** Checks an address: a known country, a postal code in that country's format, and (shipping) a country the store ships to. */
+function checkAddress(tenant: TenantDb, address: Address, shipping: boolean): Address {
+  if (!isCountryCode(address.country)) {
+    throw new ApiError("VALIDATION_ERROR", `Unknown country ${address.country}`, [
+      { path: "/body/country", message: "not an ISO 3166-1 country" },
+    ]);
+  }
+  const postal = checkPostalCode(address.country, address.postalCode);
+  if (!postal.ok) {
+    throw new ApiError("VALIDATION_ERROR", `Postal code: ${postal.reason}`, [
+      { path: "/body/postalCode", message: postal.reason },
+    ]);
+  }
+  if (shipping) {
+    const served = shippingCountries(tenant);
+    if (served !== "all" && !served.has(address.country)) {
+      throw new ApiError("UNPROCESSABLE", `The store does not ship to ${address.country}`, [
+        { path: "/body/country", message: "not a shipping destination" },
+      ]);
+    }
+  }
+  const { postalCode: _, ...rest } = address;
+  return postal.value ? { ...rest, postalCode: postal.value } : rest;
+}
+
+export function setAddress(tenant: TenantDb, cartId: string, kind: "shipping" | "billing", address: Address) {
+  activeCart(tenant, cartId);
+  const checked = checkAddress(tenant, address, kind === "shipping");
+  const column = kind === "shipping" ? "shipping_address" : "billing_address";
+  tenant.sqlite
+    .query(`UPDATE carts SET ${column} = ?, updated_at = ? WHERE id = ?`)
+    .run(JSON.stringify(checked), Date.now(), cartId);
+  return getCart(tenant, cartId);
+}
+
+// ---------------------------------------------------------------- payment methods
+
+const MANUAL_NAMES: Record<string, Localized> = {
+  bank_transfer: { en: "Bank transfer", pt: "Transferência bancária", es: "Transferencia bancaria" },
+  cash_on_delivery: { en: "Cash on delivery", pt: "Pagamento na entrega", es: "Contra reembolso" },
+};
+
+/** Methods offered for this cart (PAYMENTS.md §5); manual ones come from the store settings. */
+export function paymentMethodsFor(store: Store, total: number) {
+  if (total === 0) return [];
+  return store.manualPaymentMethods.map((type) => {
+    const names = MANUAL_NAMES[type] ?? { en: type };
+    const name = Object.fromEntries(
+      store.locales.map((locale) => [locale, names[locale] ?? names.en ?? type]),
+    ) as Localized;
+    return {
+      id: `manual_${type}`,
+      type,
+      provider: "manual",
+      flow: "offline",
+      name,
+      requires: [] as string[],
+    };
+  });
+}
+
+export function cartPaymentMethods(tenant: TenantDb, cartId: string) {
+  const state = loadPricedCart(tenant, cartId);
+  return paymentMethodsFor(state.store, state.priced.totals.total);
+}

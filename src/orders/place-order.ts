@@ -1,0 +1,193 @@
+import { sha256Hex } from "../auth/crypto.ts";
+import { loadPricedCart, paymentMethodsFor } from "../cart/service.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "../http/errors.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import type { SignedInCustomer } from "./customer-session.ts";
+import { findOrCreateCustomer } from "./customers.ts";
+import { addOrderEvent, orderView } from "./view.ts";
+
+const refuse = (message: string, path = "/body") =>
+  new ApiError("UNPROCESSABLE", message, [{ path, message }]);
+
+/**
+ * Converts a cart into an order (DOMAIN §5). Runs inside the caller's BEGIN IMMEDIATE
+ * transaction (the place-order operation is transactional and durable): stock is taken with
+ * conditional UPDATEs, so concurrent buyers of the last units can never oversell; the coupon
+ * use is counted against its limit the same way; then the customer, the order with its lines
+ * and first event, and the completed cart are written. Any refusal rolls all of it back.
+ */
+export function placeOrder(
+  tenant: TenantDb,
+  cartId: string,
+  input: { email?: string; paymentMethodId?: string; note?: string },
+  customer: SignedInCustomer | null,
+) {
+  const state = loadPricedCart(tenant, cartId);
+  const { cart, lines, priced, store } = state;
+  if (cart.status !== "active") throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
+
+  // Preconditions: each a 422 naming what is missing, nothing changed.
+  if (lines.length === 0) throw refuse("The cart has no items");
+  const unavailable = lines.find((l) => l.product!.status !== "active");
+  if (unavailable) throw refuse(`An item is no longer available (${unavailable.id})`, "/items");
+  if (state.couponDropped) {
+    throw new ApiError("COUPON_INVALID", `The coupon cannot be used: ${state.couponDropped}`, [
+      { path: "/coupon", message: state.couponDropped },
+    ]);
+  }
+  const email = (input.email ?? cart.email ?? customer?.email)?.toLowerCase();
+  if (!email) throw refuse("An email is required: send it in the body or set it on the cart", "/body/email");
+  const needsShipping = lines.some((l) => l.product!.requiresShipping);
+  if (needsShipping && !state.shippingAddress)
+    throw refuse("A shipping address is required", "/shippingAddress");
+  if (needsShipping && !state.shippingMethod)
+    throw refuse("A shipping method is required", "/shippingMethod");
+  const offered = paymentMethodsFor(store, priced.totals.total);
+  let paymentMethod: { id: string; provider: string; type: string } | null = null;
+  if (offered.length > 0) {
+    const chosen = offered.find((m) => m.id === input.paymentMethodId);
+    if (!chosen) {
+      throw refuse(
+        `Choose a payment method: ${offered.map((m) => m.id).join(", ")}`,
+        "/body/paymentMethodId",
+      );
+    }
+    paymentMethod = { id: chosen.id, provider: chosen.provider, type: chosen.type };
+  }
+
+  // Stock: a conditional decrement per line; a line that cannot be served refuses the whole order.
+  const taken = new Map<string, number>();
+  for (const line of lines) {
+    const variant = line.variant!;
+    if (!variant.tracked) {
+      taken.set(line.id, 0);
+      continue;
+    }
+    if (variant.allowBackorder) {
+      // What is on hand goes first; the rest is owed. The read above is inside this transaction.
+      const take = Math.min(variant.onHand, line.quantity);
+      tenant.sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(take, line.variantId);
+      taken.set(line.id, take);
+      continue;
+    }
+    const result = tenant.sqlite
+      .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
+      .run(line.quantity, line.variantId);
+    if (result.changes === 0) {
+      const now = tenant.sqlite.query("SELECT on_hand FROM variants WHERE id = ?").get(line.variantId) as {
+        on_hand: number;
+      } | null;
+      throw new ApiError(
+        "INSUFFICIENT_STOCK",
+        `Not enough stock of ${variant.sku ?? line.variantId}: ${now?.on_hand ?? 0} available`,
+        [{ path: `/items/${line.id}`, message: `available: ${now?.on_hand ?? 0}` }],
+      );
+    }
+    taken.set(line.id, line.quantity);
+  }
+
+  // Coupon: counted against its limit in the same transaction.
+  if (state.coupon) {
+    const counted = tenant.sqlite
+      .query(
+        "UPDATE coupons SET usage_count = usage_count + 1 WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit)",
+      )
+      .run(state.coupon.id);
+    if (counted.changes === 0) {
+      throw new ApiError("COUPON_INVALID", "The coupon cannot be used: usage limit reached", [
+        { path: "/coupon", message: "usage limit reached" },
+      ]);
+    }
+  }
+
+  const address = state.shippingAddress ?? state.billingAddress;
+  const customerId =
+    customer?.id ??
+    findOrCreateCustomer(tenant, email, {
+      firstName: address?.firstName,
+      lastName: address?.lastName,
+      phone: address?.phone,
+    }).id;
+  const { next } = tenant.sqlite
+    .query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders")
+    .get() as {
+    next: number;
+  };
+  const now = Date.now();
+  const orderId = newId("ord");
+  const accessToken = randomBase62(43);
+  const paid = priced.totals.total === 0;
+  tenant.sqlite
+    .query(
+      `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id, currency,
+         shipping_address, billing_address, shipping_method, coupon, payment_method, subtotal, discount, shipping,
+         shipping_tax, tax, total, refunded, coupon_counted, stock_held, note, access_token_hash, placed_at, paid_at,
+         cancelled_at, updated_at)
+       VALUES (?, ?, 'open', ?, 'unfulfilled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 1, ?, ?, ?, ?, NULL, ?)`,
+    )
+    .run(
+      orderId,
+      next,
+      paid ? "paid" : "pending",
+      email,
+      customerId,
+      cart.id,
+      cart.currency,
+      state.shippingAddress && JSON.stringify(state.shippingAddress),
+      JSON.stringify(state.billingAddress ?? state.shippingAddress),
+      state.shippingMethod &&
+        JSON.stringify({
+          id: state.shippingMethod.id,
+          name: state.shippingMethod.name,
+          price: priced.totals.shipping,
+        }),
+      state.coupon &&
+        JSON.stringify({ code: state.coupon.code, type: state.coupon.type, value: state.coupon.value }),
+      paymentMethod && JSON.stringify(paymentMethod),
+      priced.totals.subtotal,
+      priced.totals.discount,
+      priced.totals.shipping,
+      priced.shippingTax,
+      priced.totals.tax,
+      priced.totals.total,
+      state.coupon ? 1 : 0,
+      input.note ?? null,
+      sha256Hex(accessToken),
+      now,
+      paid ? now : null,
+      now,
+    );
+  const insertItem = tenant.sqlite.query(
+    `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_title, sku, unit_price,
+       quantity, stock_taken, subtotal, discount, tax_rate, tax, total, position)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  priced.lines.forEach((pricedLine, position) => {
+    const line = lines[position]!;
+    insertItem.run(
+      newId("oli"),
+      orderId,
+      line.productId,
+      line.variantId,
+      JSON.stringify(line.product!.name),
+      line.variant!.title,
+      line.variant!.sku,
+      line.variant!.price,
+      line.quantity,
+      taken.get(line.id) ?? 0,
+      pricedLine.subtotal,
+      pricedLine.discount,
+      pricedLine.taxRate,
+      pricedLine.tax,
+      pricedLine.total,
+      position,
+    );
+  });
+  addOrderEvent(tenant, orderId, "placed", `Order #${next} placed`, now);
+  if (paid) addOrderEvent(tenant, orderId, "paid", "Nothing to pay: the total is 0", now);
+  tenant.sqlite
+    .query("UPDATE carts SET status = 'completed', order_id = ?, email = ?, updated_at = ? WHERE id = ?")
+    .run(orderId, email, now, cart.id);
+  return { ...orderView(tenant, orderId), accessToken };
+}

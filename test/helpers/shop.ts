@@ -1,0 +1,68 @@
+import type { TestApp } from "./app.ts";
+import { adminClient, shirtProduct } from "./catalog.ts";
+
+export const PT_ADDRESS = {
+  firstName: "Ana",
+  lastName: "Silva",
+  line1: "Rua Augusta 10",
+  city: "Lisboa",
+  postalCode: "1100-053",
+  country: "PT",
+};
+
+/**
+ * A shop ready to sell: locales en+pt, PT 23 % and ES 21 % tax, a PT shipping method (€4.90,
+ * free over €50), a worldwide one, a 10 % coupon, and a product with stock.
+ */
+export async function makeShop(t: TestApp, name: string, host: string) {
+  const org = await t.org(name, { host });
+  const admin = adminClient(t, org.key);
+  const must = async (res: Promise<{ status: number; body: any }>) => {
+    const r = await res;
+    if (r.status >= 300) throw new Error(`shop setup: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.data;
+  };
+  await must(
+    admin.patch("/v1/admin/store", {
+      locales: ["en", "pt"],
+      taxRates: [
+        { country: "PT", rate: 2300 },
+        { country: "ES", rate: 2100 },
+      ],
+    }),
+  );
+  const ptShipping = await must(
+    admin.post("/v1/admin/shipping-methods", {
+      name: { en: "Portugal" },
+      price: 490,
+      freeOver: 5000,
+      countries: ["PT"],
+    }),
+  );
+  const world = await must(
+    admin.post("/v1/admin/shipping-methods", {
+      name: { en: "World" },
+      price: 1500,
+      countries: [],
+      position: 1,
+    }),
+  );
+  await must(admin.post("/v1/admin/coupons", { code: "WELCOME10", type: "percentage", value: 10 }));
+  const shirt = await must(admin.post("/v1/admin/products", shirtProduct("SHP")));
+  const storefront = (
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) =>
+    t.json(path, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: {
+        host,
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  return { org, admin, ptShipping, world, shirt, storefront, host };
+}
+
+export type Shop = Awaited<ReturnType<typeof makeShop>>;
