@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { shippingCountries } from "../cart/shipping-methods.ts";
 import { defineOperation, Paged } from "../http/operation.ts";
 import { pageOf } from "../http/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
@@ -113,7 +114,13 @@ const listCountriesOp = defineOperation({
   autoGrant: true,
   query: ListCountriesQuery,
   response: Type.Array(Country),
-  handler: ({ tenant, query }) => listCountries(query.locale ?? getStore(tenant).defaultLocale, () => false),
+  handler: ({ tenant, query }) => {
+    const served = shippingCountries(tenant);
+    return listCountries(
+      query.locale ?? getStore(tenant).defaultLocale,
+      (code) => served === "all" || served.has(code),
+    );
+  },
 });
 
 // ---------------------------------------------------------------- admin: products

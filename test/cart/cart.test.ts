@@ -262,3 +262,26 @@ describe("cart rules and bad input", () => {
     expect((await shop.storefront("/v1/carts/cart_missing000")).status).toBe(404);
   });
 });
+
+describe("countries", () => {
+  test("shipsTo follows the active shipping methods", async () => {
+    const plain = await makeShop(t, "Ships nowhere", "nowhere.example");
+    const countries = async (s: Shop) =>
+      Object.fromEntries(
+        (await s.storefront("/v1/countries")).body.data.map((c: { code: string; shipsTo: boolean }) => [
+          c.code,
+          c.shipsTo,
+        ]),
+      );
+    // makeShop adds a worldwide method: every country ships.
+    expect((await countries(plain)).JP).toBe(true);
+    for (const m of (await plain.admin.get("/v1/admin/shipping-methods")).body.data) {
+      if (m.countries.length === 0)
+        await plain.admin.patch(`/v1/admin/shipping-methods/${m.id}`, { active: false });
+    }
+    const after = await countries(plain);
+    expect(after.PT).toBe(true);
+    expect(after.JP).toBe(false);
+    expect(after.ES).toBe(false);
+  });
+});
