@@ -1,5 +1,6 @@
 import type { AppContext } from "./app-context.ts";
 import { createApiKey, createOrganization, listOrganizations } from "./auth/service.ts";
+import { seedDemoCheckout } from "./cart/seed.ts";
 import { seedDemoCatalog } from "./catalog/seed.ts";
 import type { TenantDb } from "./db/tenant-pool.ts";
 
@@ -7,7 +8,7 @@ import type { TenantDb } from "./db/tenant-pool.ts";
  * Fill the demo tenant's commerce data on first start. Each domain module that has demo data
  * (catalog, shipping, coupons) appends its seeder here; they run in order, once.
  */
-export const demoSeeders: ((tenant: TenantDb) => void)[] = [seedDemoCatalog];
+export const demoSeeders: ((tenant: TenantDb) => void)[] = [seedDemoCatalog, seedDemoCheckout];
 
 export const DEMO_SLUG = "demo";
 
