@@ -1,4 +1,246 @@
-import type { Operation } from "../http/operation.ts";
+import { timingSafeEqual } from "node:crypto";
+import { Type } from "@sinclair/typebox";
+import { sha256Hex } from "../auth/crypto.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import { type Caller, defineOperation, type Operation, Paged } from "../http/operation.ts";
+import { Body, Id, pageOf, Text } from "../http/schemas.ts";
+import { signedInCustomer } from "./customer-session.ts";
+import { AdminListOrdersQuery, ListOrdersQuery, listOrders, OrderSummary } from "./list.ts";
+import { Order } from "./schema.ts";
+import { cancelOrder, fulfillOrder, markOrderPaid, refundOrder } from "./service.ts";
+import { findOrderRow, type OrderRow, orderView } from "./view.ts";
+
+const ORDERS = "Orders";
+const ADMIN_ORDERS = "Admin: orders";
+
+const OrderIdParams = Type.Object({ id: Id("ord") });
+
+const GetOrderQuery = Type.Object({
+  token: Type.Optional(Text({ min: 1, max: 200, description: "The order's access token (guest checkout)" })),
+});
+
+const FulfillBody = Body({
+  carrier: Type.Optional(Text({ min: 1, max: 100 })),
+  trackingNumber: Type.Optional(Text({ min: 1, max: 100 })),
+  trackingUrl: Type.Optional(
+    Text({
+      min: 1,
+      max: 2000,
+      pattern: "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][^\\s]*)?$",
+      description: "An http(s) URL",
+    }),
+  ),
+});
+
+const RefundBody = Body({
+  amount: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100_000_000_00,
+      description: "Minor units; defaults to what is left to refund (total − refunded)",
+    }),
+  ),
+  reason: Type.Optional(Text({ min: 1, max: 500 })),
+  restock: Type.Optional(
+    Type.Boolean({ description: "Give the order's units back to stock (once per order); default false" }),
+  ),
+});
+
+/** Whether `token` is the order's guest access token (compared by its SHA-256, in constant time). */
+function tokenMatches(token: string, hash: string): boolean {
+  const given = Buffer.from(sha256Hex(token));
+  const stored = Buffer.from(hash);
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * DOMAIN §6: callers with admin scope, API keys and granted agents of the tenant, the customer
+ * session that owns the order, or anyone with its access token. Everyone else learns nothing:
+ * the answer is the same 404 as for an order that does not exist.
+ */
+function mayRead(caller: Caller, row: OrderRow, token: string | undefined, customerId: () => string | null) {
+  if (caller.scopes.includes("admin")) return true;
+  if (caller.type === "api-key" || caller.type === "agent") return true;
+  if (token !== undefined && tokenMatches(token, row.access_token_hash)) return true;
+  return customerId() === row.customer_id;
+}
+
+// ---------------------------------------------------------------- storefront
+
+const listOrdersOp = defineOperation({
+  method: "GET",
+  path: "/v1/orders",
+  operationId: "listOrders",
+  summary: "The signed-in customer's orders, newest first",
+  description:
+    "Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. " +
+    "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
+  tag: ORDERS,
+  access: "storefront",
+  list: true,
+  query: ListOrdersQuery,
+  response: OrderSummary,
+  handler: ({ tenant, request, query }) => {
+    const customer = signedInCustomer(tenant, request);
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
+    const page = pageOf(query);
+    const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
+    return new Paged(items, page, total);
+  },
+});
+
+const getOrderOp = defineOperation({
+  method: "GET",
+  path: "/v1/orders/{id}",
+  operationId: "getOrder",
+  summary: "Get an order",
+  description:
+    "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
+    "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
+    "Anyone else gets 404.",
+  tag: ORDERS,
+  access: "storefront",
+  params: OrderIdParams,
+  query: GetOrderQuery,
+  response: Order,
+  handler: ({ tenant, caller, request, params, query }) => {
+    const row = findOrderRow(tenant, params.id);
+    if (!mayRead(caller, row, query.token, () => signedInCustomer(tenant, request)?.id ?? null)) {
+      throw notFound("Order");
+    }
+    return orderView(tenant, row.id);
+  },
+});
+
+// ---------------------------------------------------------------- admin
+
+const adminListOrdersOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/orders",
+  operationId: "adminListOrders",
+  summary: "List orders, newest first",
+  description:
+    "Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or " +
+    "of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. " +
+    "Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  list: true,
+  query: AdminListOrdersQuery,
+  response: OrderSummary,
+  handler: ({ tenant, query }) => {
+    const page = pageOf(query);
+    const { page: _page, limit: _limit, ...filter } = query;
+    const { items, total } = listOrders(tenant, filter, page);
+    return new Paged(items, page, total);
+  },
+});
+
+const adminGetOrderOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/orders/{id}",
+  operationId: "adminGetOrder",
+  summary: "Get an order with its lines, refunds, fulfillments and events",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  params: OrderIdParams,
+  response: Order,
+  handler: ({ tenant, params }) => orderView(tenant, params.id),
+});
+
+const adminFulfillOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/orders/{id}/fulfill",
+  operationId: "adminFulfillOrder",
+  summary: "Fulfill an order (ship it)",
+  description:
+    "Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one " +
+    "(cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until " +
+    "marked paid. Any other state is a 409 naming it.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  durable: true,
+  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+  params: OrderIdParams,
+  body: FulfillBody,
+  response: Order,
+  handler: ({ tenant, params, body }) => {
+    fulfillOrder(tenant, params.id, body);
+    return orderView(tenant, params.id);
+  },
+});
+
+const adminRefundOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/orders/{id}/refund",
+  operationId: "adminRefundOrder",
+  summary: "Refund an order, in full or in part",
+  description:
+    "Allowed when the payment is paid or partially refunded. `amount` defaults to what is left to refund " +
+    "and must be between 1 and that (else 422). `restock: true` gives the order's units back to stock, " +
+    "once per order. Orders paid by a manual method are refunded at once; refunds through a payment " +
+    "provider are not available yet (422). Send an `Idempotency-Key` so a retry never refunds twice.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  durable: true,
+  errors: ["CONFLICT", "UNPROCESSABLE", "IDEMPOTENCY_CONFLICT"],
+  params: OrderIdParams,
+  body: RefundBody,
+  response: Order,
+  handler: ({ tenant, params, body }) => {
+    refundOrder(tenant, params.id, body);
+    return orderView(tenant, params.id);
+  },
+});
+
+const adminCancelOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/orders/{id}/cancel",
+  operationId: "adminCancelOrder",
+  summary: "Cancel an unpaid, unfulfilled order",
+  description:
+    "Allowed on an open, unfulfilled order whose payment was not received. Gives its units back to stock " +
+    "and its coupon use back to the coupon. A paid order is refunded instead (409).",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  durable: true,
+  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+  params: OrderIdParams,
+  response: Order,
+  handler: ({ tenant, params }) => {
+    cancelOrder(tenant, params.id);
+    return orderView(tenant, params.id);
+  },
+});
+
+const adminMarkOrderPaidOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/orders/{id}/mark-paid",
+  operationId: "adminMarkOrderPaid",
+  summary: "Mark an order paid by a manual payment method",
+  description:
+    "For bank transfers and cash on delivery: allowed on an open order whose manual payment is pending. " +
+    "An order already fulfilled is completed.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  durable: true,
+  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+  params: OrderIdParams,
+  response: Order,
+  handler: ({ tenant, params }) => {
+    markOrderPaid(tenant, params.id);
+    return orderView(tenant, params.id);
+  },
+});
 
 /** Storefront and admin orders (DOMAIN §6). */
-export const orderOperations: Operation[] = [];
+export const orderOperations: Operation[] = [
+  listOrdersOp,
+  getOrderOp,
+  adminListOrdersOp,
+  adminGetOrderOp,
+  adminFulfillOrderOp,
+  adminRefundOrderOp,
+  adminCancelOrderOp,
+  adminMarkOrderPaidOp,
+];

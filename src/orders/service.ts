@@ -1,0 +1,316 @@
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "../http/errors.ts";
+import { newId } from "../lib/ids.ts";
+import type { OrderPaymentMethod } from "./tables.ts";
+import { addOrderEvent, findOrderRow, type OrderRow } from "./view.ts";
+
+// The order state machine of DOMAIN §6. Every move reads the order, checks that the move is
+// allowed from its current state (else a 409 naming that state), then applies it with a
+// compare-and-set UPDATE on the state it checked, and appends an event. The moves run inside
+// the caller's transaction (the operations are transactional and durable) and never await.
+
+/** Payment states in which the order's money was received (and not all of it given back). */
+const PAID = new Set(["paid", "partially_refunded"]);
+/** Payment states that forbid a cancel: money was received, so the way back is a refund. */
+const MONEY_RECEIVED = new Set(["paid", "partially_refunded", "refunded"]);
+
+const parsePaymentMethod = (row: OrderRow): OrderPaymentMethod | null =>
+  row.payment_method === null ? null : (JSON.parse(row.payment_method) as OrderPaymentMethod);
+
+/** Whether the order is paid through a manual method (bank transfer, cash on delivery). */
+export const isManualPayment = (row: OrderRow): boolean => parsePaymentMethod(row)?.provider === "manual";
+
+/** `open / paid / unfulfilled`: the three states of an order, as conflict messages name them. */
+export const orderState = (row: OrderRow): string =>
+  `${row.status} / ${row.payment_status} / ${row.fulfillment_status}`;
+
+function conflict(action: string, row: OrderRow, why: string): ApiError {
+  return new ApiError("CONFLICT", `Cannot ${action}: the order is ${orderState(row)} (${why})`);
+}
+
+/** "12.50 EUR": minor units shown with the currency's own number of decimals. */
+export function formatAmount(amount: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+      .maximumFractionDigits as number;
+  } catch {
+    // an unknown code keeps two decimals
+  }
+  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
+}
+
+/**
+ * Compare-and-set on the state that was checked: the row moves only if status, payment status,
+ * fulfillment status and refunded amount are still what the caller read, so a move can never
+ * apply on top of another it did not see. Sets `updated_at` too.
+ */
+function moveFrom(
+  tenant: TenantDb,
+  row: OrderRow,
+  action: string,
+  assignments: string,
+  args: (string | number | null)[],
+  at: number,
+): void {
+  const result = tenant.sqlite
+    .query(
+      `UPDATE orders SET ${assignments}, updated_at = ?
+        WHERE id = ? AND status = ? AND payment_status = ? AND fulfillment_status = ? AND refunded = ?`,
+    )
+    .run(...args, at, row.id, row.status, row.payment_status, row.fulfillment_status, row.refunded);
+  if (result.changes === 0) {
+    throw conflict(action, findOrderRow(tenant, row.id), "it changed while this request was handled");
+  }
+}
+
+// ---------------------------------------------------------------- releases (also used by payments)
+
+/**
+ * Gives the order's units back to stock, once: `on_hand += stock_taken` of every line (what the
+ * line really took, fewer than its quantity on backorder) and `stock_held = 0`. Returns false when
+ * the stock was already released, in which case nothing changes. Does not append an event.
+ */
+export function releaseStock(tenant: TenantDb, orderId: string): boolean {
+  const db = tenant.sqlite;
+  const claimed = db.query("UPDATE orders SET stock_held = 0 WHERE id = ? AND stock_held = 1").run(orderId);
+  if (claimed.changes === 0) return false;
+  // One statement per order, whatever the number of lines; two lines of the same variant add up.
+  // A variant deleted since the order was placed simply has nothing to receive.
+  db.query(
+    `UPDATE variants
+        SET on_hand = on_hand + (SELECT sum(i.stock_taken) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id)
+      WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken > 0)`,
+  ).run(orderId);
+  return true;
+}
+
+/**
+ * Gives back the coupon use the order counted, once (`coupon_counted = 0`, the coupon's
+ * `usage_count` down by one, never below zero). Returns false when there was nothing to give back.
+ * Does not append an event.
+ */
+export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
+  const db = tenant.sqlite;
+  const claimed = db
+    .query("UPDATE orders SET coupon_counted = 0 WHERE id = ? AND coupon_counted = 1 RETURNING coupon")
+    .get(orderId) as { coupon: string | null } | null;
+  if (!claimed) return false;
+  const code = claimed.coupon === null ? null : (JSON.parse(claimed.coupon) as { code: string }).code;
+  if (code) {
+    db.query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0").run(
+      code.toUpperCase(),
+    );
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- fulfill
+
+export interface FulfillInput {
+  carrier?: string;
+  trackingNumber?: string;
+  trackingUrl?: string;
+}
+
+/**
+ * Fulfill: from open + unfulfilled, when the payment is received (paid, partially refunded) or
+ * the order is paid by a manual method and still pending (cash on delivery, bank transfer not yet
+ * seen). Records the fulfillment; the order is completed when paid, and stays open otherwise
+ * until it is marked paid.
+ */
+export function fulfillOrder(tenant: TenantDb, orderId: string, input: FulfillInput, at = Date.now()): void {
+  const row = findOrderRow(tenant, orderId);
+  const paid = PAID.has(row.payment_status);
+  const manualPending = isManualPayment(row) && row.payment_status === "pending";
+  if (row.fulfillment_status !== "unfulfilled") throw conflict("fulfill", row, "it is already fulfilled");
+  if (row.status !== "open") throw conflict("fulfill", row, `a ${row.status} order cannot be fulfilled`);
+  if (!paid && !manualPending) {
+    throw conflict("fulfill", row, "it is not paid, and its payment method is not a manual one");
+  }
+
+  const status = paid ? "completed" : "open";
+  moveFrom(tenant, row, "fulfill", "status = ?, fulfillment_status = 'fulfilled'", [status], at);
+  tenant.sqlite
+    .query(
+      `INSERT INTO fulfillments (id, order_id, carrier, tracking_number, tracking_url, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      newId("ful"),
+      orderId,
+      input.carrier ?? null,
+      input.trackingNumber ?? null,
+      input.trackingUrl ?? null,
+      at,
+    );
+  let message = "Fulfilled";
+  if (input.carrier) message += ` by ${input.carrier}`;
+  if (input.trackingNumber) message += `, tracking number ${input.trackingNumber}`;
+  message += paid ? "; order completed" : "; awaiting payment";
+  addOrderEvent(tenant, orderId, "fulfilled", message, at);
+}
+
+// ---------------------------------------------------------------- refund
+
+export interface RefundInput {
+  /** Minor units; defaults to what is left to refund. */
+  amount?: number;
+  reason?: string;
+  /** Give the order's units back to stock (once per order). */
+  restock?: boolean;
+}
+
+/** What the service asks a payment provider to refund. */
+export interface ProviderRefundRequest {
+  orderId: string;
+  /** Our refund id (`ref_…`), to be sent to the provider as its reference / idempotency key. */
+  refundId: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  paymentMethod: OrderPaymentMethod;
+}
+
+/** The provider's answer: the refund is done, or accepted and confirmed later by a notification. */
+export interface ProviderRefundResult {
+  status: "pending" | "succeeded";
+}
+
+/**
+ * The boundary the payments module implements (PAYMENTS.md §4.3): refunds of orders paid through
+ * a provider go through it. Until then the only implementation refuses with a 422, and only
+ * manual payment methods refund immediately.
+ */
+export interface ProviderRefunds {
+  requestProviderRefund(tenant: TenantDb, request: ProviderRefundRequest): ProviderRefundResult;
+}
+
+export const unavailableProviderRefunds: ProviderRefunds = {
+  requestProviderRefund(_tenant, request) {
+    throw new ApiError(
+      "UNPROCESSABLE",
+      `Refunds through ${request.paymentMethod.provider} are not available yet`,
+      [{ path: "/paymentMethod/provider", message: "provider refunds are not available yet" }],
+    );
+  },
+};
+
+export interface RefundResult {
+  refundId: string;
+  amount: number;
+  status: "pending" | "succeeded";
+  /** Whether this refund returned the order's stock (false when not asked, or already returned). */
+  restocked: boolean;
+}
+
+/**
+ * Refund: from paid or partially refunded, whatever the order status. The amount defaults to what
+ * is left (total − refunded) and must be 1..left (else 422). Manual payments (and orders without a
+ * payment method) are refunded at once; provider payments go through `providers`. The payment
+ * becomes refunded when everything was given back, else partially refunded.
+ */
+export function refundOrder(
+  tenant: TenantDb,
+  orderId: string,
+  input: RefundInput,
+  providers: ProviderRefunds = unavailableProviderRefunds,
+  at = Date.now(),
+): RefundResult {
+  const row = findOrderRow(tenant, orderId);
+  if (!PAID.has(row.payment_status)) {
+    const why =
+      row.payment_status === "refunded" ? "everything was already refunded" : "there is no payment to refund";
+    throw conflict("refund", row, why);
+  }
+  const left = row.total - row.refunded;
+  const amount = input.amount ?? left;
+  if (amount < 1 || amount > left) {
+    throw new ApiError(
+      "UNPROCESSABLE",
+      `The refund amount must be between 1 and what is left to refund (${left})`,
+      [{ path: "/body/amount", message: `must be between 1 and ${left}` }],
+    );
+  }
+
+  const refundId = newId("ref");
+  const paymentMethod = parsePaymentMethod(row);
+  let status: RefundResult["status"] = "succeeded";
+  if (paymentMethod && paymentMethod.provider !== "manual") {
+    status = providers.requestProviderRefund(tenant, {
+      orderId,
+      refundId,
+      amount,
+      currency: row.currency,
+      reason: input.reason ?? null,
+      paymentMethod,
+    }).status;
+  }
+
+  const refunded = row.refunded + amount;
+  const paymentStatus = refunded === row.total ? "refunded" : "partially_refunded";
+  moveFrom(tenant, row, "refund", "refunded = ?, payment_status = ?", [refunded, paymentStatus], at);
+  tenant.sqlite
+    .query(
+      `INSERT INTO refunds (id, order_id, amount, reason, status, restock, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(refundId, orderId, amount, input.reason ?? null, status, input.restock ? 1 : 0, at);
+  const restocked = input.restock === true && releaseStock(tenant, orderId);
+
+  let message = `${status === "pending" ? "Refund requested" : "Refunded"} ${formatAmount(amount, row.currency)}`;
+  if (input.reason) message += `: ${input.reason}`;
+  if (restocked) message += "; stock returned";
+  else if (input.restock) message += "; stock had already been returned";
+  addOrderEvent(tenant, orderId, "refunded", message, at);
+  return { refundId, amount, status, restocked };
+}
+
+// ---------------------------------------------------------------- cancel
+
+/**
+ * Cancel: from open + unfulfilled when no money was received (pending, processing, failed,
+ * expired). Releases the held stock and the coupon use.
+ */
+export function cancelOrder(tenant: TenantDb, orderId: string, at = Date.now()): void {
+  const row = findOrderRow(tenant, orderId);
+  if (row.status !== "open") throw conflict("cancel", row, `a ${row.status} order cannot be cancelled`);
+  if (row.fulfillment_status !== "unfulfilled") throw conflict("cancel", row, "it is already fulfilled");
+  if (MONEY_RECEIVED.has(row.payment_status)) {
+    throw conflict("cancel", row, "its payment was received; refund it instead");
+  }
+
+  moveFrom(tenant, row, "cancel", "status = 'cancelled', cancelled_at = ?", [at], at);
+  const stock = releaseStock(tenant, orderId);
+  const coupon = releaseCoupon(tenant, orderId);
+  const released = [stock && "stock", coupon && "coupon use"].filter(Boolean).join(" and ");
+  addOrderEvent(tenant, orderId, "cancelled", released ? `Cancelled; ${released} released` : "Cancelled", at);
+}
+
+// ---------------------------------------------------------------- mark paid
+
+/**
+ * Mark paid: an open order with a manual payment method whose payment is pending (the merchant saw
+ * the transfer, or the courier collected the cash). Completes the order when it is already fulfilled.
+ */
+export function markOrderPaid(tenant: TenantDb, orderId: string, at = Date.now()): void {
+  const row = findOrderRow(tenant, orderId);
+  const method = parsePaymentMethod(row);
+  if (method?.provider !== "manual") {
+    throw conflict("mark paid", row, "only orders paid by a manual payment method can be marked paid");
+  }
+  if (row.payment_status !== "pending") throw conflict("mark paid", row, "its payment is not pending");
+  if (row.status !== "open") throw conflict("mark paid", row, `a ${row.status} order cannot be marked paid`);
+
+  const completes = row.fulfillment_status === "fulfilled";
+  moveFrom(
+    tenant,
+    row,
+    "mark paid",
+    "payment_status = 'paid', paid_at = ?, status = ?",
+    [at, completes ? "completed" : "open"],
+    at,
+  );
+  const message = `Marked paid (${method.type.replaceAll("_", " ")})${completes ? "; order completed" : ""}`;
+  addOrderEvent(tenant, orderId, "paid", message, at);
+}
