@@ -1,4 +1,285 @@
-import type { Operation } from "../http/operation.ts";
+import { Type } from "@sinclair/typebox";
+import { Email, Password } from "../auth/schema.ts";
+import { Localized, Money } from "../catalog/schema.ts";
+import { ApiError } from "../http/errors.ts";
+import { defineOperation, type Operation, Paged } from "../http/operation.ts";
+import { RateLimiter } from "../http/rate-limit.ts";
+import { Body, Id, named, PageQuery, pageOf, Text, Timestamp } from "../http/schemas.ts";
+import {
+  CUSTOMER_SESSION_TTL_MS,
+  customerCookie,
+  endCustomerSession,
+  findAccount,
+  signInCustomer,
+  signUpCustomer,
+} from "./accounts.ts";
+import { signedInCustomer } from "./customer-session.ts";
+import { getCustomer, listCustomers } from "./customers.ts";
+import { OrderStatus, PaymentStatus } from "./schema.ts";
+import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
 
 /** Admin customers, storefront accounts and dashboard statistics (DOMAIN §7, §9). */
-export const customerOperations: Operation[] = [];
+
+const ACCOUNTS = "Accounts";
+const ADMIN_CUSTOMERS = "Admin: customers";
+const ADMIN_DASHBOARD = "Admin: dashboard";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+// ---------------------------------------------------------------- schemas
+
+const Account = named(
+  "Account",
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    hasAccount: Type.Literal(true),
+  }),
+);
+
+const AccountSession = Type.Object({
+  customer: Account,
+  token: Type.String({
+    description:
+      "The session token (also set as the `customer_session` cookie); send it as `x-customer-session`",
+  }),
+});
+
+const Name = Text({ min: 1, max: 200 });
+const SignUpBody = Body({
+  email: Email,
+  password: Password,
+  firstName: Type.Optional(Name),
+  lastName: Type.Optional(Name),
+});
+const SignInBody = Body({ email: Email, password: Text({ min: 1, max: 256 }) });
+
+const Customer = named(
+  "Customer",
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    hasAccount: Type.Boolean(),
+    ordersCount: Type.Integer({ description: "Orders that are not cancelled" }),
+    totalSpent: Money,
+    lastOrderAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+  }),
+);
+
+const OrderSummary = Type.Object({
+  id: Type.String(),
+  number: Type.Integer(),
+  status: OrderStatus,
+  paymentStatus: PaymentStatus,
+  total: Money,
+  placedAt: Timestamp,
+});
+
+const CustomerDetail = Type.Composite([
+  Customer,
+  Type.Object({
+    recentOrders: Type.Array(OrderSummary, { description: "The last 10 orders, newest first" }),
+  }),
+]);
+
+const ListCustomersQuery = Type.Object({
+  query: Type.Optional(Text({ max: 200, description: "Part of the email, first, last or full name" })),
+  ...PageQuery,
+});
+const CustomerIdParams = Type.Object({ id: Id("cus") });
+
+const StatsQuery = Type.Object({
+  from: Type.Optional(
+    Type.String({ format: "date-time", maxLength: 40, description: "Default: to − 30 days" }),
+  ),
+  to: Type.Optional(Type.String({ format: "date-time", maxLength: 40, description: "Default: now" })),
+});
+
+const DashboardStats = named(
+  "DashboardStats",
+  Type.Object({
+    from: Timestamp,
+    to: Timestamp,
+    revenue: Money,
+    ordersCount: Type.Integer(),
+    averageOrderValue: Money,
+    customersCount: Type.Integer(),
+    newCustomersCount: Type.Integer(),
+    productsCount: Type.Integer(),
+    lowStockVariants: Type.Integer(),
+    ordersAwaitingPayment: Type.Integer(),
+    ordersAwaitingFulfillment: Type.Integer(),
+    topProducts: Type.Array(
+      Type.Object({ productId: Type.String(), name: Localized, quantity: Type.Integer(), revenue: Money }),
+    ),
+    salesByDay: Type.Array(
+      Type.Object({
+        date: Type.String({ description: "YYYY-MM-DD (UTC)" }),
+        orders: Type.Integer(),
+        revenue: Money,
+      }),
+    ),
+  }),
+);
+
+// ---------------------------------------------------------------- storefront accounts
+
+// Ten failed sign-ins per address, store and email in 15 minutes, then 429 until the window ends.
+const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
+const SESSION_MAX_AGE = CUSTOMER_SESSION_TTL_MS / 1000;
+
+const signUpOp = defineOperation({
+  method: "POST",
+  path: "/v1/account/sign-up",
+  operationId: "signUpCustomer",
+  summary: "Create a storefront account and sign in",
+  description:
+    "Sets the httpOnly `customer_session` cookie and returns the token. An email that already has an " +
+    "account is a 409. Orders placed as a guest with the same email are not attached to the account.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  transactional: false,
+  status: 201,
+  errors: ["CONFLICT"],
+  body: SignUpBody,
+  response: AccountSession,
+  handler: async (ctx) => {
+    const result = await signUpCustomer(ctx.tenant, ctx.body);
+    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, result.token, SESSION_MAX_AGE));
+    return result;
+  },
+});
+
+const signInOp = defineOperation({
+  method: "POST",
+  path: "/v1/account/sign-in",
+  operationId: "signInCustomer",
+  summary: "Sign in to a storefront account",
+  description:
+    "Sets the httpOnly `customer_session` cookie and returns the token. Wrong credentials are a 401 that " +
+    "never says whether the email exists; 10 failures per address and email in 15 minutes are a 429.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  transactional: false,
+  errors: ["RATE_LIMITED"],
+  body: SignInBody,
+  response: AccountSession,
+  handler: async (ctx) => {
+    const limitKey = `${ctx.ip ?? "?"}|${ctx.caller.orgId}|${ctx.body.email.trim().toLowerCase()}`;
+    signInLimiter.hit(limitKey);
+    const result = await signInCustomer(ctx.tenant, ctx.body.email, ctx.body.password);
+    if (!result) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
+    signInLimiter.reset(limitKey);
+    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, result.token, SESSION_MAX_AGE));
+    return result;
+  },
+});
+
+const signOutOp = defineOperation({
+  method: "POST",
+  path: "/v1/account/sign-out",
+  operationId: "signOutCustomer",
+  summary: "End the storefront session",
+  description:
+    "Ends the session of the `customer_session` cookie or `x-customer-session` header; 401 without one.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  response: Type.Object({ success: Type.Boolean() }),
+  handler: (ctx) => {
+    const customer = signedInCustomer(ctx.tenant, ctx.request);
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
+    endCustomerSession(ctx.tenant, customer.sessionId);
+    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, "", 0));
+    return { success: true };
+  },
+});
+
+const getAccountOp = defineOperation({
+  method: "GET",
+  path: "/v1/account",
+  operationId: "getAccount",
+  summary: "The signed-in storefront customer",
+  description: "401 without a customer session of this store.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  response: Type.Object({ customer: Account }),
+  handler: ({ tenant, request }) => {
+    const session = signedInCustomer(tenant, request);
+    const customer = session && findAccount(tenant, session.id);
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
+    return { customer };
+  },
+});
+
+// ---------------------------------------------------------------- admin
+
+const adminListCustomersOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/customers",
+  operationId: "adminListCustomers",
+  summary: "List customers, newest first",
+  description:
+    "`query` matches part of the email, first, last or full name. `ordersCount` and `lastOrderAt` count " +
+    "orders that are not cancelled; `totalSpent` is Σ(total − refunded) over orders whose payment was taken.",
+  tag: ADMIN_CUSTOMERS,
+  access: "admin",
+  list: true,
+  query: ListCustomersQuery,
+  response: Customer,
+  handler: ({ tenant, query }) => {
+    const page = pageOf(query);
+    const { items, total } = listCustomers(tenant, { query: query.query }, page);
+    return new Paged(items, page, total);
+  },
+});
+
+const adminGetCustomerOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/customers/{id}",
+  operationId: "adminGetCustomer",
+  summary: "Get a customer with its recent orders",
+  tag: ADMIN_CUSTOMERS,
+  access: "admin",
+  params: CustomerIdParams,
+  response: CustomerDetail,
+  handler: ({ tenant, params }) => getCustomer(tenant, params.id),
+});
+
+const adminDashboardStatsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/dashboard/stats",
+  operationId: "adminDashboardStats",
+  summary: "Dashboard statistics over a date range",
+  description:
+    `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
+    `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
+    "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
+    "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
+    "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
+  tag: ADMIN_DASHBOARD,
+  access: "admin",
+  query: StatsQuery,
+  response: DashboardStats,
+  handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
+});
+
+export const customerOperations: Operation[] = [
+  signUpOp,
+  signInOp,
+  signOutOp,
+  getAccountOp,
+  adminListCustomersOp,
+  adminGetCustomerOp,
+  adminDashboardStatsOp,
+];

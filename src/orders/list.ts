@@ -4,6 +4,7 @@ import { money } from "../catalog/store.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { named, type PageParams, PageQuery, Text, Timestamp } from "../http/schemas.ts";
 import { iso } from "../lib/time.ts";
+import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
 import { FulfillmentStatus, OrderStatus, PaymentStatus } from "./schema.ts";
 
 // Order lists (storefront "my orders" and the admin list) show a summary per order, read in one
@@ -97,7 +98,7 @@ export function listOrders(tenant: TenantDb, filter: OrderListFilter, page: Page
   const args: (string | number)[] = [];
   let joinCustomers = false;
   if (filter.customerId !== undefined) {
-    where.push("o.customer_id = ?");
+    where.push(`o.customer_id = ? AND ${ACCOUNT_ORDER_SQL}`);
     args.push(filter.customerId);
   }
   if (filter.status) {

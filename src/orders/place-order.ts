@@ -187,7 +187,10 @@ export function placeOrder(
   addOrderEvent(tenant, orderId, "placed", `Order #${next} placed`, now);
   if (paid) addOrderEvent(tenant, orderId, "paid", "Nothing to pay: the total is 0", now);
   tenant.sqlite
-    .query("UPDATE carts SET status = 'completed', order_id = ?, email = ?, updated_at = ? WHERE id = ?")
-    .run(orderId, email, now, cart.id);
+    .query(
+      "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",
+    )
+    // The session's customer owns the cart: that is what makes the order one of the account's orders.
+    .run(orderId, email, customer?.id ?? null, now, cart.id);
   return { ...orderView(tenant, orderId), accessToken };
 }

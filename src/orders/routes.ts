@@ -4,6 +4,7 @@ import { sha256Hex } from "../auth/crypto.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { type Caller, defineOperation, type Operation, Paged } from "../http/operation.ts";
 import { Body, Id, pageOf, Text } from "../http/schemas.ts";
+import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
 import { signedInCustomer } from "./customer-session.ts";
 import { AdminListOrdersQuery, ListOrdersQuery, listOrders, OrderSummary } from "./list.ts";
 import { Order } from "./schema.ts";
@@ -58,11 +59,11 @@ function tokenMatches(token: string, hash: string): boolean {
  * session that owns the order, or anyone with its access token. Everyone else learns nothing:
  * the answer is the same 404 as for an order that does not exist.
  */
-function mayRead(caller: Caller, row: OrderRow, token: string | undefined, customerId: () => string | null) {
+function mayRead(caller: Caller, row: OrderRow, token: string | undefined, customerOwns: () => boolean) {
   if (caller.scopes.includes("admin")) return true;
   if (caller.type === "api-key" || caller.type === "agent") return true;
   if (token !== undefined && tokenMatches(token, row.access_token_hash)) return true;
-  return customerId() === row.customer_id;
+  return customerOwns();
 }
 
 // ---------------------------------------------------------------- storefront
@@ -105,7 +106,16 @@ const getOrderOp = defineOperation({
   response: Order,
   handler: ({ tenant, caller, request, params, query }) => {
     const row = findOrderRow(tenant, params.id);
-    if (!mayRead(caller, row, query.token, () => signedInCustomer(tenant, request)?.id ?? null)) {
+    const customerOwns = () => {
+      const customer = signedInCustomer(tenant, request);
+      if (customer?.id !== row.customer_id) return false;
+      // Only orders placed from the account's own carts, never guest orders with the same email.
+      return (
+        tenant.sqlite.query(`SELECT 1 FROM orders o WHERE o.id = ? AND ${ACCOUNT_ORDER_SQL}`).get(row.id) !==
+        null
+      );
+    };
+    if (!mayRead(caller, row, query.token, customerOwns)) {
       throw notFound("Order");
     }
     return orderView(tenant, row.id);

@@ -147,6 +147,13 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
       };
       const id = newId("ord");
       const accessToken = randomBase62(43);
+      // A signed-in purchase: the order comes from a cart the customer's session owned.
+      const cartId = newId("cart");
+      if (options.customerId) {
+        db.query(
+          "INSERT INTO carts (id, status, currency, customer_id, order_id, created_at, updated_at) VALUES (?, 'completed', ?, ?, ?, ?, ?)",
+        ).run(cartId, currency ?? "EUR", options.customerId, id, at, at);
+      }
       const address = {
         firstName: options.firstName ?? "Ana",
         lastName: options.lastName ?? "Silva",
@@ -168,7 +175,7 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
         paymentStatus,
         email,
         customerId,
-        newId("cart"),
+        cartId,
         currency ?? "EUR",
         JSON.stringify(address),
         JSON.stringify(address),

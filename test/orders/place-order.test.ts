@@ -271,3 +271,34 @@ describe("idempotency", () => {
     expect(retried.status).toBe(201);
   });
 });
+
+describe("customer accounts and orders", () => {
+  test("a signed-in customer's order is theirs; a guest order with the same email is not", async () => {
+    const variantId = shop.shirt.variants[3].id;
+    const guestCart = await readyCart([{ variantId, quantity: 1 }], "maria@example.com");
+    const guestOrder = (await place(guestCart)).body.data;
+
+    const signUp = await shop.storefront("/v1/account/sign-up", {
+      body: { email: "maria@example.com", password: "a good password" },
+    });
+    expect(signUp.status).toBe(201);
+    const session = { "x-customer-session": signUp.body.data.token };
+    const cart = (
+      await shop.storefront("/v1/carts", { body: { items: [{ variantId, quantity: 1 }] }, headers: session })
+    ).body.data;
+    expect(cart.email).toBe("maria@example.com");
+    await shop.storefront(`/v1/carts/${cart.id}/shipping-address`, { body: PT_ADDRESS });
+    await shop.storefront(`/v1/carts/${cart.id}/shipping-method`, {
+      body: { shippingMethodId: shop.ptShipping.id },
+    });
+    const mine = (await place(cart.id, {}, session)).body.data;
+    expect(mine.customerId).toBe(guestOrder.customerId);
+
+    const listed = await shop.storefront("/v1/orders", { headers: session });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((o: { id: string }) => o.id)).toEqual([mine.id]);
+    expect((await shop.storefront(`/v1/orders/${mine.id}`, { headers: session })).status).toBe(200);
+    expect((await shop.storefront(`/v1/orders/${guestOrder.id}`, { headers: session })).status).toBe(404);
+    expect((await shop.storefront("/v1/orders")).status).toBe(401);
+  });
+});

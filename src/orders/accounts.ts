@@ -1,0 +1,170 @@
+import type { AppContext } from "../app-context.ts";
+import { newToken, sha256Hex } from "../auth/crypto.ts";
+import { normalizeEmail } from "../auth/service.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "../http/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { CUSTOMER_COOKIE } from "./customer-session.ts";
+
+// Storefront accounts (DOMAIN §7): a password on a tenant's customer row, sessions in the
+// tenant file (`customer_sessions`, token stored as SHA-256), so an account never crosses tenants.
+//
+// Guests and accounts: customers are one row per email, so signing up with the email of a guest
+// who ordered before puts the password on that row. That must not hand the guest's history to
+// whoever signs up with the email ("guest orders are not attached to a new account by email
+// alone"), so:
+// - claiming a guest row replaces its names with the ones given at sign-up and clears its phone
+//   (the merchant keeps them on the orders' addresses), and the account view shows no figures
+//   drawn from orders and no creation date: a sign-up over a guest email answers exactly like a
+//   sign-up over a new one;
+// - the orders an account lists are only those placed from a cart of its own session
+//   (`ACCOUNT_ORDER_SQL`), never those that merely carry its email, before or after sign-up.
+
+export const CUSTOMER_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * SQL condition (orders aliased `o`) for the orders a signed-in customer sees as theirs: placed
+ * from a cart that belonged to that customer's session. Guest checkouts with the same email, made
+ * before or after the account existed, stay out. Place-order must set `carts.customer_id` from
+ * the customer session; `GET /v1/orders` uses `o.customer_id = ? AND ${ACCOUNT_ORDER_SQL}`.
+ */
+export const ACCOUNT_ORDER_SQL =
+  "EXISTS (SELECT 1 FROM carts account_cart WHERE account_cart.id = o.cart_id AND account_cart.customer_id = o.customer_id)";
+
+interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** The signed-in customer as the storefront sees it. */
+const accountView = (row: AccountRow) => ({
+  id: row.id,
+  email: row.email,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  hasAccount: true as const,
+});
+
+export type AccountView = ReturnType<typeof accountView>;
+
+export function findAccount(tenant: TenantDb, customerId: string): AccountView | null {
+  const row = tenant.sqlite
+    .query(
+      "SELECT id, email, first_name, last_name FROM customers WHERE id = ? AND password_hash IS NOT NULL",
+    )
+    .get(customerId) as AccountRow | null;
+  return row && accountView(row);
+}
+
+/** The `Set-Cookie` value of the customer session (`Secure` on https, as the dashboard cookie). */
+export function customerCookie(
+  ctx: { app: AppContext; request: Request },
+  token: string,
+  maxAgeSeconds: number,
+): string {
+  const forwardedHttps =
+    ctx.app.config.trustProxy && ctx.request.headers.get("x-forwarded-proto")?.toLowerCase() === "https";
+  const secure = ctx.app.config.baseUrl.startsWith("https:") || forwardedHttps ? "; Secure" : "";
+  return `${CUSTOMER_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** Opens a session for the customer (synchronous: call it inside or outside a transaction). */
+function insertSession(tenant: TenantDb, customerId: string, now: number): string {
+  const token = newToken();
+  tenant.sqlite
+    .query(
+      "INSERT INTO customer_sessions (id, token_hash, customer_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .run(newId("cses"), sha256Hex(token), customerId, now + CUSTOMER_SESSION_TTL_MS, now);
+  return token;
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+/**
+ * Creates the account and its first session. The password is hashed first (the only await); the
+ * write is then one BEGIN IMMEDIATE transaction that re-checks the email, so two concurrent
+ * sign-ups cannot both win. An email that already has an account is a 409.
+ */
+export async function signUpCustomer(
+  tenant: TenantDb,
+  input: SignUpInput,
+): Promise<{ customer: AccountView; token: string }> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const firstName = input.firstName ?? null;
+  const lastName = input.lastName ?? null;
+  const db = tenant.sqlite;
+  return db
+    .transaction(() => {
+      const now = Date.now();
+      const existing = db
+        .query("SELECT id, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
+        .get(email) as { id: string; has_account: number } | null;
+      if (existing?.has_account) throw new ApiError("CONFLICT", "An account with this email already exists");
+      let id: string;
+      if (existing) {
+        id = existing.id;
+        db.query(
+          `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
+            WHERE id = ?`,
+        ).run(passwordHash, firstName, lastName, now, id);
+      } else {
+        id = newId("cus");
+        db.query(
+          `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
+           VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
+        ).run(id, email, firstName, lastName, passwordHash, now, now);
+      }
+      const token = insertSession(tenant, id, now);
+      return {
+        customer: accountView({ id, email, first_name: firstName, last_name: lastName }),
+        token,
+      };
+    })
+    .immediate();
+}
+
+// Verified against when the email has no account, so an unknown email costs the same time as a
+// wrong password.
+let decoyHash: Promise<string> | undefined;
+
+/** The account whose password matches, with a new session; null otherwise, never saying why. */
+export async function signInCustomer(
+  tenant: TenantDb,
+  email: string,
+  password: string,
+): Promise<{ customer: AccountView; token: string } | null> {
+  const row = tenant.sqlite
+    .query("SELECT id, email, first_name, last_name, password_hash FROM customers WHERE email = ?")
+    .get(normalizeEmail(email)) as (AccountRow & { password_hash: string | null }) | null;
+  if (!row?.password_hash) {
+    decoyHash ??= Bun.password.hash("decoy password", { algorithm: "argon2id" });
+    await Bun.password.verify(password, await decoyHash);
+    return null;
+  }
+  if (!(await Bun.password.verify(password, row.password_hash))) return null;
+  const now = Date.now();
+  const token = tenant.sqlite
+    .transaction(() => {
+      // Housekeeping: the customer's expired sessions go as a new one starts.
+      tenant.sqlite
+        .query("DELETE FROM customer_sessions WHERE customer_id = ? AND expires_at <= ?")
+        .run(row.id, now);
+      return insertSession(tenant, row.id, now);
+    })
+    .immediate();
+  return { customer: accountView(row), token };
+}
+
+/** Ends one customer session. */
+export function endCustomerSession(tenant: TenantDb, sessionId: string): void {
+  tenant.sqlite.query("DELETE FROM customer_sessions WHERE id = ?").run(sessionId);
+}

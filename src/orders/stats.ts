@@ -1,0 +1,156 @@
+import { getStore, money } from "../catalog/store.ts";
+import type { Localized } from "../catalog/tables.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "../http/errors.ts";
+import { iso } from "../lib/time.ts";
+import { CAPTURED_PAYMENT_SQL } from "./customers.ts";
+
+// Dashboard statistics (DOMAIN §9). Every figure is an SQL aggregate; no order is loaded.
+//
+// The range is half-open, [from, to), on `placed_at`:
+// - revenue: money kept from orders placed in the range whose payment was taken (paid,
+//   partially_refunded, refunded): Σ(total − refunded), whatever the order's status;
+// - ordersCount: orders placed in the range that are not cancelled;
+// - averageOrderValue: revenue ÷ the number of orders in the range whose payment was taken,
+//   rounded half away from zero; 0 when there are none;
+// - newCustomersCount: customers created in the range; customersCount: all customers;
+// - productsCount, lowStockVariants, ordersAwaitingPayment, ordersAwaitingFulfillment: the state
+//   now, whatever the range;
+// - topProducts: the five products with the highest Σ line total over the non-cancelled orders
+//   placed in the range (ties: more units, then product id);
+// - salesByDay: every UTC day the range touches, zero days included, with the same rules as
+//   ordersCount and revenue (so the days add up to them).
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_RANGE_DAYS = 30;
+export const MAX_RANGE_DAYS = 366;
+
+export interface StatsRange {
+  from: number;
+  to: number;
+}
+
+const rangeError = (path: string, message: string) =>
+  new ApiError("VALIDATION_ERROR", `Invalid query: ${path} ${message}`, [{ path, message }]);
+
+/** The range asked for: `to` defaults to now, `from` to 30 days before `to`. */
+export function statsRange(query: { from?: string; to?: string }, now = Date.now()): StatsRange {
+  const to = query.to === undefined ? now : Date.parse(query.to);
+  const from = query.from === undefined ? to - DEFAULT_RANGE_DAYS * DAY_MS : Date.parse(query.from);
+  if (to <= from) throw rangeError("/query/to", "must be after from");
+  if (to - from > MAX_RANGE_DAYS * DAY_MS)
+    throw rangeError("/query/from", `the range may span at most ${MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+/** a ÷ b (b > 0) rounded half away from zero, in integers. */
+export function divideRounded(a: number, b: number): number {
+  const q = Math.floor((2 * Math.abs(a) + b) / (2 * b));
+  return a < 0 ? -q : q;
+}
+
+const CAPTURED = `payment_status IN ${CAPTURED_PAYMENT_SQL}`;
+
+export function dashboardStats(tenant: TenantDb, range: StatsRange) {
+  const db = tenant.sqlite;
+  const store = getStore(tenant);
+  const m = (amount: number) => money(amount, store.currency);
+  const { from, to } = range;
+
+  const totals = db
+    .query(
+      `SELECT count(CASE WHEN status <> 'cancelled' THEN 1 END) AS orders_count,
+              coalesce(sum(CASE WHEN ${CAPTURED} THEN total - refunded END), 0) AS revenue,
+              count(CASE WHEN ${CAPTURED} THEN 1 END) AS paid_count
+         FROM orders WHERE placed_at >= ? AND placed_at < ?`,
+    )
+    .get(from, to) as { orders_count: number; revenue: number; paid_count: number };
+
+  const customers = db
+    .query(
+      `SELECT count(*) AS total, count(CASE WHEN created_at >= ? AND created_at < ? THEN 1 END) AS new
+         FROM customers`,
+    )
+    .get(from, to) as { total: number; new: number };
+
+  const catalog = db
+    .query(
+      `SELECT (SELECT count(*) FROM products WHERE status = 'active') AS products,
+              (SELECT count(*) FROM variants v JOIN products p ON p.id = v.product_id
+                WHERE p.status = 'active' AND v.tracked = 1 AND v.on_hand <= ?) AS low_stock`,
+    )
+    .get(store.lowStockThreshold) as { products: number; low_stock: number };
+
+  const awaiting = db
+    .query(
+      `SELECT count(CASE WHEN payment_status IN ('pending', 'processing') THEN 1 END) AS payment,
+              count(CASE WHEN fulfillment_status = 'unfulfilled'
+                          AND (payment_status = 'paid' OR json_extract(payment_method, '$.provider') = 'manual')
+                         THEN 1 END) AS fulfillment
+         FROM orders WHERE status = 'open'`,
+    )
+    .get() as { payment: number; fulfillment: number };
+
+  // One max() aggregate: SQLite takes the bare product_name from the row of the latest order, the
+  // name the product was last sold under (used when the product no longer exists).
+  const top = db
+    .query(
+      `SELECT i.product_id, sum(i.quantity) AS quantity, sum(i.total) AS revenue,
+              max(o.placed_at) AS last_sold, i.product_name AS sold_name, p.name AS current_name
+         FROM order_items i
+         JOIN orders o ON o.id = i.order_id
+         LEFT JOIN products p ON p.id = i.product_id
+        WHERE o.placed_at >= ? AND o.placed_at < ? AND o.status <> 'cancelled'
+        GROUP BY i.product_id
+        ORDER BY revenue DESC, quantity DESC, i.product_id
+        LIMIT 5`,
+    )
+    .all(from, to) as {
+    product_id: string;
+    quantity: number;
+    revenue: number;
+    sold_name: string;
+    current_name: string | null;
+  }[];
+
+  const days = db
+    .query(
+      `SELECT placed_at / ${DAY_MS} AS day,
+              count(CASE WHEN status <> 'cancelled' THEN 1 END) AS orders,
+              coalesce(sum(CASE WHEN ${CAPTURED} THEN total - refunded END), 0) AS revenue
+         FROM orders WHERE placed_at >= ? AND placed_at < ?
+        GROUP BY day`,
+    )
+    .all(from, to) as { day: number; orders: number; revenue: number }[];
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const salesByDay: { date: string; orders: number; revenue: { amount: number; currency: string } }[] = [];
+  for (let day = Math.floor(from / DAY_MS); day <= Math.floor((to - 1) / DAY_MS); day++) {
+    const found = byDay.get(day);
+    salesByDay.push({
+      date: iso(day * DAY_MS).slice(0, 10),
+      orders: found?.orders ?? 0,
+      revenue: m(found?.revenue ?? 0),
+    });
+  }
+
+  return {
+    from: iso(from),
+    to: iso(to),
+    revenue: m(totals.revenue),
+    ordersCount: totals.orders_count,
+    averageOrderValue: m(totals.paid_count === 0 ? 0 : divideRounded(totals.revenue, totals.paid_count)),
+    customersCount: customers.total,
+    newCustomersCount: customers.new,
+    productsCount: catalog.products,
+    lowStockVariants: catalog.low_stock,
+    ordersAwaitingPayment: awaiting.payment,
+    ordersAwaitingFulfillment: awaiting.fulfillment,
+    topProducts: top.map((row) => ({
+      productId: row.product_id,
+      name: JSON.parse(row.current_name ?? row.sold_name) as Localized,
+      quantity: row.quantity,
+      revenue: m(row.revenue),
+    })),
+    salesByDay,
+  };
+}
