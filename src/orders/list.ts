@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { Money } from "../catalog/schema.ts";
-import { money } from "../catalog/store.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { named, type PageParams, PageQuery, Text, Timestamp } from "../http/schemas.ts";
 import { iso } from "../lib/time.ts";
 import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
 import { FulfillmentStatus, OrderStatus, PaymentStatus } from "./schema.ts";
+import { orderTotals } from "./view.ts";
 
 // Order lists (storefront "my orders" and the admin list) show a summary per order, read in one
 // query for the page plus one count, instead of the full order (lines, refunds, fulfillments,
@@ -160,7 +160,6 @@ export function listOrders(tenant: TenantDb, filter: OrderListFilter, page: Page
 }
 
 function summaryView(row: SummaryRow) {
-  const m = (amount: number) => money(amount, row.currency);
   return {
     id: row.id,
     number: row.number,
@@ -169,14 +168,7 @@ function summaryView(row: SummaryRow) {
     fulfillmentStatus: row.fulfillment_status,
     email: row.email,
     customerId: row.customer_id,
-    totals: {
-      subtotal: m(row.subtotal),
-      discount: m(row.discount),
-      shipping: m(row.shipping),
-      tax: m(row.tax),
-      total: m(row.total),
-      refunded: m(row.refunded),
-    },
+    totals: orderTotals(row),
     itemCount: row.item_count,
     placedAt: iso(row.placed_at),
     updatedAt: iso(row.updated_at),

@@ -64,6 +64,24 @@ export function findOrderRow(tenant: TenantDb, orderId: string): OrderRow {
   return row;
 }
 
+type TotalsRow = Pick<
+  OrderRow,
+  "currency" | "subtotal" | "discount" | "shipping" | "tax" | "total" | "refunded"
+>;
+
+/** An order's totals as Money (full view and list summaries). */
+export function orderTotals(row: TotalsRow) {
+  const m = (amount: number) => money(amount, row.currency);
+  return {
+    subtotal: m(row.subtotal),
+    discount: m(row.discount),
+    shipping: m(row.shipping),
+    tax: m(row.tax),
+    total: m(row.total),
+    refunded: m(row.refunded),
+  };
+}
+
 /** The full order: lines, refunds, fulfillments and events. */
 export function orderView(tenant: TenantDb, orderId: string) {
   const row = findOrderRow(tenant, orderId);
@@ -126,14 +144,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
     shippingMethod: shippingMethod && { ...shippingMethod, price: m(shippingMethod.price) },
     coupon: parse<OrderCoupon>(row.coupon),
     paymentMethod: parse<OrderPaymentMethod>(row.payment_method),
-    totals: {
-      subtotal: m(row.subtotal),
-      discount: m(row.discount),
-      shipping: m(row.shipping),
-      tax: m(row.tax),
-      total: m(row.total),
-      refunded: m(row.refunded),
-    },
+    totals: orderTotals(row),
     payments: [] as unknown[],
     refunds: refunds.map((r) => ({
       id: r.id,
