@@ -28,14 +28,18 @@ const { currency } = db.query("SELECT currency FROM store_settings WHERE id = 1"
 const LIST_FILTER = "FROM products p WHERE p.status = ?";
 const SEARCH_FILTER =
   "FROM product_search JOIN products p ON p.seq = product_search.rowid WHERE product_search MATCH ? AND p.status = ?";
-const listPage = db.prepare(`SELECT p.* ${LIST_FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`);
+const listPage = db.prepare(
+  `SELECT p.* ${LIST_FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+);
 const listCount = db.prepare(`SELECT count(*) AS total ${LIST_FILTER}`);
 const searchPage = db.prepare(
   `SELECT p.* ${SEARCH_FILTER} ORDER BY product_search.rank, p.id LIMIT ? OFFSET ?`,
 );
 const searchCount = db.prepare(`SELECT count(*) AS total ${SEARCH_FILTER}`);
 // getProduct with activeOnly.
-const productByIdOrSlug = db.prepare("SELECT * FROM products WHERE (id = ?1 OR slug = ?1) AND status = 'active'");
+const productByIdOrSlug = db.prepare(
+  "SELECT * FROM products WHERE (id = ?1 OR slug = ?1) AND status = 'active'",
+);
 // assemble.
 const variantsOfPage = db.prepare(
   "SELECT * FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position",

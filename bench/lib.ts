@@ -32,6 +32,8 @@ export interface LoadSettings {
   connections: number;
   threads: number;
   rounds: number;
+  /** wrk's per-request timeout in seconds (wrk's default, 2 s, when unset); slower answers count as timeouts. */
+  timeout?: number;
 }
 
 export function loadSettings(): LoadSettings {
@@ -148,7 +150,10 @@ export interface WrkResult {
   requests: number;
   /** Responses with a status outside 2xx/3xx. */
   non2xx: number;
+  /** connect + read + write errors + timeouts. */
   socketErrors: number;
+  /** Requests not answered within wrk's timeout (part of socketErrors; not in the latency figures). */
+  timeouts: number;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -175,12 +180,20 @@ export function parseWrk(output: string): WrkResult {
     requests: Number(total[1]),
     non2xx: non2xx ? Number(non2xx[1]) : 0,
     socketErrors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    timeouts: socket ? Number(socket[4]) : 0,
   };
 }
 
 export async function runWrk(
   url: string,
-  options: { duration: number; connections: number; threads: number; headers?: Record<string, string> },
+  options: {
+    duration: number;
+    connections: number;
+    threads: number;
+    headers?: Record<string, string>;
+    /** Seconds; wrk's default (2) when unset. */
+    timeout?: number;
+  },
 ): Promise<WrkResult> {
   assertLoopback(url);
   const args = [
@@ -190,6 +203,7 @@ export async function runWrk(
     `-d${options.duration}s`,
     "--latency",
   ];
+  if (options.timeout !== undefined) args.push("--timeout", `${options.timeout}s`);
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(url);
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
@@ -508,6 +522,7 @@ export async function compareWithBaseline(
     connections: settings.connections,
     threads: settings.threads,
     headers: scenario.headers,
+    timeout: settings.timeout,
   });
   const check = (label: string, result: WrkResult) => {
     if (result.non2xx > 0 || result.socketErrors > 0) {

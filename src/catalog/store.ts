@@ -18,8 +18,11 @@ export interface Store {
   updatedAt: number;
 }
 
-// Read on almost every catalog request, written rarely and only through this module.
+// Read on almost every request, written rarely and only through this module. A value read inside
+// a transaction is committed state unless that transaction wrote the settings itself, which
+// `writtenInTransaction` remembers until a read outside any transaction sees the outcome.
 const cached = new WeakMap<TenantDb, Store>();
+const writtenInTransaction = new WeakSet<TenantDb>();
 
 /** Settings of a new store (EU defaults: prices include VAT). */
 export function initializeStore(tenant: TenantDb, name: string): void {
@@ -42,15 +45,41 @@ export function initializeStore(tenant: TenantDb, name: string): void {
     .run();
 }
 
+interface StoreRow {
+  name: string;
+  currency: string;
+  default_locale: string;
+  locales: string;
+  country: string;
+  prices_include_tax: number;
+  tax_rates: string;
+  contact_email: string | null;
+  low_stock_threshold: number;
+  manual_payment_methods: string;
+  updated_at: number;
+}
+
+/** The store settings; a prepared statement and a per-handle cache, as nearly every request reads them. */
 export function getStore(tenant: TenantDb): Store {
   let store = cached.get(tenant);
   if (!store) {
-    const row = tenant.db.select().from(storeSettings).where(eq(storeSettings.id, 1)).get();
+    const row = tenant.sqlite.query("SELECT * FROM store_settings WHERE id = 1").get() as StoreRow | null;
     if (!row) throw new Error(`tenant ${tenant.orgId} has no store settings`);
-    const { id: _, ...settings } = row;
-    store = settings;
-    // Inside a transaction the row may still roll back: keep it out of the cache until committed.
-    if (!tenant.sqlite.inTransaction) cached.set(tenant, store);
+    store = {
+      name: row.name,
+      currency: row.currency,
+      defaultLocale: row.default_locale,
+      locales: JSON.parse(row.locales) as string[],
+      country: row.country,
+      pricesIncludeTax: row.prices_include_tax === 1,
+      taxRates: JSON.parse(row.tax_rates) as TaxRate[],
+      contactEmail: row.contact_email,
+      lowStockThreshold: row.low_stock_threshold,
+      manualPaymentMethods: JSON.parse(row.manual_payment_methods) as string[],
+      updatedAt: row.updated_at,
+    };
+    if (!tenant.sqlite.inTransaction) writtenInTransaction.delete(tenant);
+    if (!writtenInTransaction.has(tenant)) cached.set(tenant, store);
   }
   return store;
 }

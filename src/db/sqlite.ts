@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
@@ -10,6 +10,34 @@ export interface EmbeddedMigrations {
 }
 
 /**
+ * `query()` keeps every statement prepared for the life of the connection. bun:sqlite's own cache
+ * holds only 20, and a checkout touches more distinct statements than that, so they were being
+ * prepared again and again (measured: 0.5 µs per query within 20 statements, 4–5 µs beyond).
+ * The statements are the program's own SQL texts, a bounded set.
+ */
+export class SqliteDatabase extends Database {
+  readonly #statements = new Map<string, Statement>();
+
+  override query<ReturnType, ParamsType extends SQLQueryBindings | SQLQueryBindings[]>(
+    sql: string,
+    // biome-ignore lint/suspicious/noExplicitAny: the signature of Database.query, which this overrides
+  ): Statement<ReturnType, ParamsType extends any[] ? ParamsType : [ParamsType]> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement as never;
+  }
+
+  override close(throwOnError?: boolean): void {
+    for (const statement of this.#statements.values()) statement.finalize();
+    this.#statements.clear();
+    super.close(throwOnError);
+  }
+}
+
+/**
  * Durability choice (measured in docs/storage.md): WAL with synchronous=NORMAL keeps every commit
  * across a process crash; `durably()` raises a connection to FULL for the commits that must also
  * survive power loss. busy_timeout lets the CLI and the server write the same file.
@@ -18,7 +46,7 @@ export function openSqlite(
   path: string,
   options: { create: boolean; synchronous: "NORMAL" | "FULL" },
 ): Database {
-  const sqlite = new Database(path, { create: options.create, readwrite: true, strict: true });
+  const sqlite = new SqliteDatabase(path, { create: options.create, readwrite: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${options.synchronous}`);
