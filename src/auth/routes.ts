@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
+import { sessionCookie } from "../http/cookies.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { type DashboardUser, defineOperation, Paged } from "../http/operation.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
@@ -47,17 +48,6 @@ const TAG = "Dashboard auth";
 // Ten wrong passwords per address and email in 15 minutes, then 429 until the window ends.
 const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
 
-function sessionCookie(
-  ctx: { app: AppContext; request: Request },
-  token: string,
-  maxAgeSeconds: number,
-): string {
-  const forwardedHttps =
-    ctx.app.config.trustProxy && ctx.request.headers.get("x-forwarded-proto")?.toLowerCase() === "https";
-  const secure = ctx.app.config.baseUrl.startsWith("https:") || forwardedHttps ? "; Secure" : "";
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
-}
-
 const sessionView = (
   user: { id: string; email: string; name: string | null; createdAt: number },
   session: Session,
@@ -77,7 +67,7 @@ function startSession(
   user: PublicUser,
 ) {
   const { token, session } = createSession(ctx.app.platform, user.id, ctx.request.headers.get("user-agent"));
-  ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, token, SESSION_TTL_MS / 1000));
+  ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, SESSION_COOKIE, token, SESSION_TTL_MS / 1000));
   return sessionView(user, session);
 }
 
@@ -181,7 +171,7 @@ const signOut = defineOperation({
   response: Type.Object({ success: Type.Boolean() }),
   handler: (ctx) => {
     deleteSession(ctx.app.platform, ctx.user.sessionId);
-    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, "", 0));
+    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, SESSION_COOKIE, "", 0));
     return { success: true };
   },
 });

@@ -1,10 +1,8 @@
-import type { AppContext } from "../app-context.ts";
 import { newToken, sha256Hex } from "../auth/crypto.ts";
 import { normalizeEmail } from "../auth/service.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { CUSTOMER_COOKIE } from "./customer-session.ts";
 
 // Storefront accounts (DOMAIN §7): a password on a tenant's customer row, sessions in the
 // tenant file (`customer_sessions`, token stored as SHA-256), so an account never crosses tenants.
@@ -56,18 +54,6 @@ export function findAccount(tenant: TenantDb, customerId: string): AccountView |
     )
     .get(customerId) as AccountRow | null;
   return row && accountView(row);
-}
-
-/** The `Set-Cookie` value of the customer session (`Secure` on https, as the dashboard cookie). */
-export function customerCookie(
-  ctx: { app: AppContext; request: Request },
-  token: string,
-  maxAgeSeconds: number,
-): string {
-  const forwardedHttps =
-    ctx.app.config.trustProxy && ctx.request.headers.get("x-forwarded-proto")?.toLowerCase() === "https";
-  const secure = ctx.app.config.baseUrl.startsWith("https:") || forwardedHttps ? "; Secure" : "";
-  return `${CUSTOMER_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
 /** Opens a session for the customer (synchronous: call it inside or outside a transaction). */

@@ -1,19 +1,19 @@
 import { Type } from "@sinclair/typebox";
 import { Email, Password } from "../auth/schema.ts";
 import { Localized, Money } from "../catalog/schema.ts";
+import { sessionCookie } from "../http/cookies.ts";
 import { ApiError } from "../http/errors.ts";
 import { defineOperation, type Operation, Paged } from "../http/operation.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import { Body, Id, named, PageQuery, pageOf, Text, Timestamp } from "../http/schemas.ts";
 import {
   CUSTOMER_SESSION_TTL_MS,
-  customerCookie,
   endCustomerSession,
   findAccount,
   signInCustomer,
   signUpCustomer,
 } from "./accounts.ts";
-import { signedInCustomer } from "./customer-session.ts";
+import { CUSTOMER_COOKIE, signedInCustomer } from "./customer-session.ts";
 import { getCustomer, listCustomers } from "./customers.ts";
 import { OrderStatus, PaymentStatus } from "./schema.ts";
 import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
@@ -153,7 +153,10 @@ const signUpOp = defineOperation({
   response: AccountSession,
   handler: async (ctx) => {
     const result = await signUpCustomer(ctx.tenant, ctx.body);
-    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, result.token, SESSION_MAX_AGE));
+    ctx.responseHeaders.append(
+      "set-cookie",
+      sessionCookie(ctx, CUSTOMER_COOKIE, result.token, SESSION_MAX_AGE),
+    );
     return result;
   },
 });
@@ -179,7 +182,10 @@ const signInOp = defineOperation({
     const result = await signInCustomer(ctx.tenant, ctx.body.email, ctx.body.password);
     if (!result) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
     signInLimiter.reset(limitKey);
-    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, result.token, SESSION_MAX_AGE));
+    ctx.responseHeaders.append(
+      "set-cookie",
+      sessionCookie(ctx, CUSTOMER_COOKIE, result.token, SESSION_MAX_AGE),
+    );
     return result;
   },
 });
@@ -199,7 +205,7 @@ const signOutOp = defineOperation({
     const customer = signedInCustomer(ctx.tenant, ctx.request);
     if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
     endCustomerSession(ctx.tenant, customer.sessionId);
-    ctx.responseHeaders.append("set-cookie", customerCookie(ctx, "", 0));
+    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, CUSTOMER_COOKIE, "", 0));
     return { success: true };
   },
 });
