@@ -41,6 +41,7 @@ const listProductsOp = defineOperation({
   method: "GET",
   path: "/v1/products",
   operationId: "listProducts",
+  cacheable: true,
   summary: "List active products",
   description:
     "Full-text `query` (prefix matching over names in every locale, descriptions, SKUs and tags; by relevance " +
@@ -67,6 +68,7 @@ const getProductOp = defineOperation({
   method: "GET",
   path: "/v1/products/{id}",
   operationId: "getProduct",
+  cacheable: true,
   summary: "Get an active product by id or slug",
   tag: CATALOG,
   access: "storefront",
@@ -80,6 +82,7 @@ const listCategoriesOp = defineOperation({
   method: "GET",
   path: "/v1/categories",
   operationId: "listCategories",
+  cacheable: true,
   summary: "List categories by position",
   description: "Every category with `parentId` (build the tree from it) and its count of active products.",
   tag: CATALOG,
@@ -93,6 +96,7 @@ const getStoreOp = defineOperation({
   method: "GET",
   path: "/v1/store",
   operationId: "getStore",
+  cacheable: true,
   summary: "Store info: name, currency, locales, country, whether prices include tax",
   tag: CATALOG,
   access: "storefront",
@@ -105,6 +109,7 @@ const listCountriesOp = defineOperation({
   method: "GET",
   path: "/v1/countries",
   operationId: "listCountries",
+  cacheable: true,
   summary: "Every country, for address forms",
   description:
     "Names in the store's default locale or `?locale=`, whether a postal code is required, and `shipsTo` " +

@@ -100,6 +100,11 @@ export interface Operation<
    * manage their own transactions.
    */
   transactional?: boolean;
+  /**
+   * A storefront read whose body depends only on the tenant's data and the URL (catalog reads):
+   * rendered bodies are reused until the tenant's data changes (src/http/response-cache.ts).
+   */
+  cacheable?: boolean;
   /** Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments). */
   durable?: boolean;
   /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */

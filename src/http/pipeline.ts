@@ -13,6 +13,7 @@ import {
   Paged,
 } from "./operation.ts";
 import { errorResponse, JSON_HEADERS } from "./respond.ts";
+import { cacheSlot, tenantWritten } from "./response-cache.ts";
 import { compileInput, type InputValidator } from "./validation.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
@@ -149,6 +150,7 @@ export async function runOperation(
         return { text: out };
       };
       const outcome = op.durable ? durably(db.sqlite, write) : db.sqlite.transaction(write).immediate();
+      tenantWritten(db);
       if ("replayed" in outcome && outcome.replayed) {
         const headers = new Headers(JSON_HEADERS);
         headers.set("idempotent-replayed", "true");
@@ -156,8 +158,15 @@ export async function runOperation(
       }
       text = (outcome as { text: string | null }).text;
     } else {
+      let slot: ReturnType<typeof cacheSlot> | undefined;
+      if (op.cacheable && caller) {
+        const url = new URL(request.url);
+        slot = cacheSlot(ctx.tenant, url.pathname + url.search);
+        if (slot.body !== undefined) return new Response(slot.body, { status, headers: JSON_HEADERS });
+      }
       const result = await op.handler(ctx);
       text = status === 204 ? null : envelope(result);
+      if (slot && text !== null) slot.keep(text);
     }
     if (text === null) return new Response(null, { status, headers: responseHeaders });
     if (!responseHeaders) return new Response(text, { status, headers: JSON_HEADERS });

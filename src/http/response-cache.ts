@@ -1,0 +1,48 @@
+import type { TenantDb } from "../db/tenant-pool.ts";
+
+// Storefront catalog reads (operations marked `cacheable`) are the same for every caller of a
+// tenant, so their rendered bodies are kept per tenant handle and URL. Any tenant write made
+// through this process bumps the handle's generation (the pipeline calls `tenantWritten` after
+// each commit); a write by another process (the CLI) shows in SQLite's `PRAGMA data_version`.
+// Either empties the tenant's cache, so a body is never served after the data behind it changed.
+
+const MAX_ENTRIES = 1000;
+
+interface TenantCache {
+  generation: number;
+  dataVersion: number;
+  bodies: Map<string, string>;
+}
+
+const caches = new WeakMap<TenantDb, TenantCache>();
+const generations = new WeakMap<TenantDb, number>();
+
+export function tenantWritten(tenant: TenantDb): void {
+  generations.set(tenant, (generations.get(tenant) ?? 0) + 1);
+}
+
+/** The tenant's cache, emptied first when its data changed since the bodies were rendered. */
+function cacheOf(tenant: TenantDb): TenantCache {
+  const generation = generations.get(tenant) ?? 0;
+  const { data_version: dataVersion } = tenant.sqlite.query("PRAGMA data_version").get() as {
+    data_version: number;
+  };
+  let cache = caches.get(tenant);
+  if (!cache || cache.generation !== generation || cache.dataVersion !== dataVersion) {
+    cache = { generation, dataVersion, bodies: new Map() };
+    caches.set(tenant, cache);
+  }
+  return cache;
+}
+
+/** The cached body for `key` (if any) and a way to keep a freshly rendered one: one freshness check per request. */
+export function cacheSlot(tenant: TenantDb, key: string) {
+  const { bodies } = cacheOf(tenant);
+  return {
+    body: bodies.get(key),
+    keep(body: string) {
+      if (bodies.size >= MAX_ENTRIES) bodies.clear();
+      bodies.set(key, body);
+    },
+  };
+}
