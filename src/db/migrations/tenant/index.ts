@@ -5,6 +5,7 @@ import m0 from "./0000_volatile_taskmaster.sql" with { type: "text" };
 import m1 from "./0001_catalog.sql" with { type: "text" };
 import m2 from "./0002_product_search.sql" with { type: "text" };
 import m3 from "./0003_orders.sql" with { type: "text" };
+import m4 from "./0004_carts_without_updated_index.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -13,5 +14,6 @@ export const migrations: EmbeddedMigrations = {
     "0001_catalog": m1,
     "0002_product_search": m2,
     "0003_orders": m3,
+    "0004_carts_without_updated_index": m4,
   },
 };

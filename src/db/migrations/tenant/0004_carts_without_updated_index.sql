@@ -1,0 +1,1 @@
+DROP INDEX `carts_updated_idx`;
