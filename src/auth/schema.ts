@@ -1,11 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { Body, Id, named, PageQuery, Scope, Text, Timestamp } from "../http/schemas.ts";
-import { HOST_PATTERN, SLUG_PATTERN } from "./service.ts";
+import { SLUG_PATTERN } from "./service.ts";
 
 export const Email = Type.String({ format: "email", minLength: 3, maxLength: 254 });
 export const Password = Text({ min: 8, max: 256, description: "At least 8 characters" });
 export const Slug = Text({ min: 1, max: 48, pattern: SLUG_PATTERN });
-export const HostName = Text({ min: 3, max: 253, pattern: HOST_PATTERN });
 
 export const Caller = named(
   "Caller",

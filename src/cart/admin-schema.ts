@@ -1,6 +1,6 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { COUNTRY_PATTERN, LOCALE_PATTERN, Localized, Money } from "../catalog/schema.ts";
-import { Body, Id, named, PageQuery, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, Nullable, named, PageQuery, Text, Timestamp } from "../http/schemas.ts";
 import { COUPON_TYPES } from "./tables.ts";
 
 // Shapes of the admin coupon and shipping-method resources on the wire (DOMAIN §8). Requests send
@@ -10,7 +10,6 @@ import { COUPON_TYPES } from "./tables.ts";
 const MAX_MINOR_UNITS = 100_000_000_00;
 const MinorUnits = (description: string, minimum = 0) =>
   Type.Integer({ minimum, maximum: MAX_MINOR_UNITS, description });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** An instant with an explicit zone (`Z` or `±hh:mm`), so it never depends on the server's time zone. */
 const Instant = (description: string) =>

@@ -44,6 +44,9 @@ export const Id = (prefix: string) =>
     description: `Id (\`${prefix}_…\`)`,
   });
 
+/** The schema, or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 export const Timestamp = Type.String({ format: "date-time", description: "ISO 8601 UTC" });
 
 export const Scope = Type.Union([Type.Literal("storefront"), Type.Literal("admin")]);

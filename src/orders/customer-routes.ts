@@ -5,7 +5,7 @@ import { sessionCookie } from "../http/cookies.ts";
 import { ApiError } from "../http/errors.ts";
 import { defineOperation, type Operation, Paged } from "../http/operation.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
-import { Body, Id, named, PageQuery, pageOf, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, Nullable, named, PageQuery, pageOf, Text, Timestamp } from "../http/schemas.ts";
 import {
   CUSTOMER_SESSION_TTL_MS,
   endCustomerSession,
@@ -23,9 +23,6 @@ import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
 const ACCOUNTS = "Accounts";
 const ADMIN_CUSTOMERS = "Admin: customers";
 const ADMIN_DASHBOARD = "Admin: dashboard";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 // ---------------------------------------------------------------- schemas
 

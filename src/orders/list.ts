@@ -174,5 +174,3 @@ function summaryView(row: SummaryRow) {
     updatedAt: iso(row.updated_at),
   };
 }
-
-export type OrderSummaryView = ReturnType<typeof summaryView>;

@@ -1,12 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { AddressInput } from "../cart/schema.ts";
 import { Localized, Money } from "../catalog/schema.ts";
-import { named, Timestamp } from "../http/schemas.ts";
+import { Nullable, named, Timestamp } from "../http/schemas.ts";
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./tables.ts";
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const OrderStatus = literals(ORDER_STATUSES);
 export const PaymentStatus = literals(PAYMENT_STATUSES);

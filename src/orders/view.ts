@@ -169,8 +169,6 @@ export function orderView(tenant: TenantDb, orderId: string) {
   };
 }
 
-export type OrderView = ReturnType<typeof orderView>;
-
 /** Appends an event to the order's history; every state move calls this in its transaction. */
 export function addOrderEvent(
   tenant: TenantDb,
