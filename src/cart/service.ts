@@ -4,6 +4,7 @@ import type { Localized, ProductImage } from "../catalog/tables.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
 import type { SignedInCustomer } from "../orders/customer-session.ts";
 import { type CouponRow, couponProblem, findCouponByCode } from "./coupons.ts";
@@ -80,8 +81,6 @@ export interface PricedCartState {
   billingAddress: Address | null;
   priced: PricedCart;
 }
-
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 function findCart(tenant: TenantDb, cartId: string): CartRow {
   const cart = tenant.sqlite.query("SELECT * FROM carts WHERE id = ?").get(cartId) as CartRow | null;
@@ -208,7 +207,7 @@ export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
     }
   }
 
-  const shippingAddress = parse<Address>(cart.shipping_address);
+  const shippingAddress = parseJsonOrNull<Address>(cart.shipping_address);
   const country = shippingAddress?.country ?? null;
   const subtotal = lines.reduce((sum, l) => sum + l.variant!.price * l.quantity, 0);
 
@@ -272,7 +271,7 @@ export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
     couponDropped,
     shippingMethod,
     shippingAddress,
-    billingAddress: parse<Address>(cart.billing_address),
+    billingAddress: parseJsonOrNull<Address>(cart.billing_address),
     priced,
   };
 }
@@ -527,7 +526,7 @@ export function setShippingMethod(tenant: TenantDb, cartId: string, shippingMeth
   const cart = activeCart(tenant, cartId);
   const method = findShippingMethod(tenant, shippingMethodId);
   if (!method?.active) throw notFound("Shipping method");
-  const country = parse<Address>(cart.shipping_address)?.country ?? null;
+  const country = parseJsonOrNull<Address>(cart.shipping_address)?.country ?? null;
   if (!servesCountry(method, country)) {
     throw new ApiError("UNPROCESSABLE", `This shipping method does not serve ${country}`);
   }

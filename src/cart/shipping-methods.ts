@@ -5,6 +5,7 @@ import type { Localized } from "../catalog/tables.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
 import { shippingMethods } from "./tables.ts";
 
@@ -61,7 +62,7 @@ interface SqlRow {
 const fromSql = (r: SqlRow): ShippingMethodRecord => ({
   id: r.id,
   name: JSON.parse(r.name) as Localized,
-  description: r.description === null ? null : (JSON.parse(r.description) as Localized),
+  description: parseJsonOrNull<Localized>(r.description),
   price: r.price,
   freeOver: r.free_over,
   countries: JSON.parse(r.countries) as string[],

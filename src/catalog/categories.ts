@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { iso } from "../lib/time.ts";
 import { checkLocalized, getStore } from "./store.ts";
@@ -31,7 +32,7 @@ const toView = (row: CategoryRow) => ({
   id: row.id,
   slug: row.slug,
   name: JSON.parse(row.name) as Localized,
-  description: row.description === null ? null : (JSON.parse(row.description) as Localized),
+  description: parseJsonOrNull<Localized>(row.description),
   parentId: row.parent_id,
   position: row.position,
   productCount: row.product_count,

@@ -2,6 +2,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError, type ErrorDetail, notFound } from "../http/errors.ts";
 import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { iso } from "../lib/time.ts";
 import { unknownCategories } from "./categories.ts";
@@ -93,7 +94,7 @@ function productView(row: ProductRow, variants: VariantRow[], categoryIds: strin
     slug: row.slug,
     status: row.status,
     name: JSON.parse(row.name) as Localized,
-    description: row.description === null ? null : (JSON.parse(row.description) as Localized),
+    description: parseJsonOrNull<Localized>(row.description),
     categoryIds,
     tags: JSON.parse(row.tags) as string[],
     images: JSON.parse(row.images) as ProductImage[],
@@ -454,7 +455,7 @@ function save(
     indexProduct(tenant, {
       seq,
       name,
-      description: description === null ? null : (JSON.parse(description) as Localized),
+      description: parseJsonOrNull<Localized>(description),
       tags,
       skus: variants.map((v) => v.sku),
     });

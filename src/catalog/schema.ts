@@ -62,19 +62,16 @@ export const PublicStore = named(
 
 export const StoreSettings = named(
   "StoreSettings",
-  Type.Object({
-    name: Type.String(),
-    currency: Type.String(),
-    defaultLocale: Type.String(),
-    locales: Type.Array(Type.String()),
-    country: Type.String(),
-    pricesIncludeTax: Type.Boolean(),
-    taxRates: Type.Array(Type.Object({ country: Type.String(), rate: Type.Integer() })),
-    contactEmail: Type.Union([Type.String(), Type.Null()]),
-    lowStockThreshold: Type.Integer(),
-    manualPaymentMethods: Type.Array(Type.String()),
-    updatedAt: Timestamp,
-  }),
+  Type.Composite([
+    PublicStore,
+    Type.Object({
+      taxRates: Type.Array(Type.Object({ country: Type.String(), rate: Type.Integer() })),
+      contactEmail: Type.Union([Type.String(), Type.Null()]),
+      lowStockThreshold: Type.Integer(),
+      manualPaymentMethods: Type.Array(Type.String()),
+      updatedAt: Timestamp,
+    }),
+  ]),
 );
 
 export const UpdateStoreBody = Body({

@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { notFound } from "../http/errors.ts";
 import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
+import { likeContains } from "../lib/sql.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 
 // Customers as the admin sees them (DOMAIN §7), with their order figures:
@@ -103,9 +104,6 @@ function customerView(row: CustomerRow, currency: string) {
 
 export type CustomerView = ReturnType<typeof customerView>;
 
-/** `%term%` for LIKE, with the wildcards of the term itself escaped (`\` is the escape). */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** Customers newest first; `query` matches part of the email, first, last or full name (case-insensitive). */
 export function listCustomers(
   tenant: TenantDb,
@@ -116,7 +114,7 @@ export function listCustomers(
   let where = "";
   const args: string[] = [];
   if (term) {
-    const pattern = likePattern(term);
+    const pattern = likeContains(term);
     where = `WHERE email LIKE ?1 ESCAPE '\\' OR first_name LIKE ?1 ESCAPE '\\' OR last_name LIKE ?1 ESCAPE '\\'
                 OR (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) LIKE ?1 ESCAPE '\\'`;
     args.push(pattern);

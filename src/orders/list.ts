@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Money } from "../catalog/schema.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { named, type PageParams, PageQuery, Text, Timestamp } from "../http/schemas.ts";
+import { likeContains } from "../lib/sql.ts";
 import { iso } from "../lib/time.ts";
 import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
-import { FulfillmentStatus, OrderStatus, PaymentStatus } from "./schema.ts";
+import { FulfillmentStatus, OrderStatus, OrderTotals, PaymentStatus } from "./schema.ts";
 import { orderTotals } from "./view.ts";
 
 // Order lists (storefront "my orders" and the admin list) show a summary per order, read in one
@@ -21,14 +21,7 @@ export const OrderSummary = named(
     fulfillmentStatus: FulfillmentStatus,
     email: Type.String(),
     customerId: Type.String(),
-    totals: Type.Object({
-      subtotal: Money,
-      discount: Money,
-      shipping: Money,
-      tax: Money,
-      total: Money,
-      refunded: Money,
-    }),
+    totals: OrderTotals,
     itemCount: Type.Integer({ description: "Units ordered (the sum of the lines' quantities)" }),
     placedAt: Timestamp,
     updatedAt: Timestamp,
@@ -90,8 +83,6 @@ interface SummaryRow {
   updated_at: number;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** One page of order summaries, newest first (ties broken by id), and the total count: two queries. */
 export function listOrders(tenant: TenantDb, filter: OrderListFilter, page: PageParams) {
   const where: string[] = [];
@@ -124,7 +115,7 @@ export function listOrders(tenant: TenantDb, filter: OrderListFilter, page: Page
   const term = filter.query?.trim();
   if (term) {
     joinCustomers = true;
-    const like = `%${escapeLike(term)}%`;
+    const like = likeContains(term);
     const alternatives = [
       "o.email LIKE ? ESCAPE '\\'",
       "c.first_name LIKE ? ESCAPE '\\'",

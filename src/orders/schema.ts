@@ -10,6 +10,18 @@ export const OrderStatus = literals(ORDER_STATUSES);
 export const PaymentStatus = literals(PAYMENT_STATUSES);
 export const FulfillmentStatus = literals(FULFILLMENT_STATUSES);
 
+export const OrderTotals = named(
+  "OrderTotals",
+  Type.Object({
+    subtotal: Money,
+    discount: Money,
+    shipping: Money,
+    tax: Money,
+    total: Money,
+    refunded: Money,
+  }),
+);
+
 export const Order = named(
   "Order",
   Type.Object({
@@ -42,14 +54,7 @@ export const Order = named(
     shippingMethod: Nullable(Type.Object({ id: Type.String(), name: Localized, price: Money })),
     coupon: Nullable(Type.Object({ code: Type.String(), type: Type.String(), value: Type.Integer() })),
     paymentMethod: Nullable(Type.Object({ id: Type.String(), provider: Type.String(), type: Type.String() })),
-    totals: Type.Object({
-      subtotal: Money,
-      discount: Money,
-      shipping: Money,
-      tax: Money,
-      total: Money,
-      refunded: Money,
-    }),
+    totals: OrderTotals,
     payments: Type.Array(Type.Unknown()),
     refunds: Type.Array(
       Type.Object({

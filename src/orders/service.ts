@@ -1,6 +1,7 @@
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import type { OrderPaymentMethod } from "./tables.ts";
 import { addOrderEvent, findOrderRow, type OrderRow } from "./view.ts";
 
@@ -15,7 +16,7 @@ const PAID = new Set(["paid", "partially_refunded"]);
 const MONEY_RECEIVED = new Set(["paid", "partially_refunded", "refunded"]);
 
 const parsePaymentMethod = (row: OrderRow): OrderPaymentMethod | null =>
-  row.payment_method === null ? null : (JSON.parse(row.payment_method) as OrderPaymentMethod);
+  parseJsonOrNull<OrderPaymentMethod>(row.payment_method);
 
 /** Whether the order is paid through a manual method (bank transfer, cash on delivery). */
 export const isManualPayment = (row: OrderRow): boolean => parsePaymentMethod(row)?.provider === "manual";
@@ -96,7 +97,7 @@ export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
     .query("UPDATE orders SET coupon_counted = 0 WHERE id = ? AND coupon_counted = 1 RETURNING coupon")
     .get(orderId) as { coupon: string | null } | null;
   if (!claimed) return false;
-  const code = claimed.coupon === null ? null : (JSON.parse(claimed.coupon) as { code: string }).code;
+  const code = parseJsonOrNull<{ code: string }>(claimed.coupon)?.code ?? null;
   if (code) {
     db.query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0").run(
       code.toUpperCase(),

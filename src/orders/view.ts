@@ -4,6 +4,7 @@ import type { Localized } from "../catalog/tables.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import type { OrderCoupon, OrderPaymentMethod, OrderShippingMethod } from "./tables.ts";
 
@@ -55,8 +56,6 @@ interface ItemRow {
   tax: number;
   total: number;
 }
-
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 export function findOrderRow(tenant: TenantDb, orderId: string): OrderRow {
   const row = tenant.sqlite.query("SELECT * FROM orders WHERE id = ?").get(orderId) as OrderRow | null;
@@ -115,7 +114,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
     .query("SELECT type, message, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, rowid")
     .all(orderId) as { type: string; message: string; created_at: number }[];
   const m = (amount: number) => money(amount, row.currency);
-  const shippingMethod = parse<OrderShippingMethod>(row.shipping_method);
+  const shippingMethod = parseJsonOrNull<OrderShippingMethod>(row.shipping_method);
   return {
     id: row.id,
     number: row.number,
@@ -139,11 +138,11 @@ export function orderView(tenant: TenantDb, orderId: string) {
       tax: m(item.tax),
       total: m(item.total),
     })),
-    shippingAddress: parse<Address>(row.shipping_address),
-    billingAddress: parse<Address>(row.billing_address),
+    shippingAddress: parseJsonOrNull<Address>(row.shipping_address),
+    billingAddress: parseJsonOrNull<Address>(row.billing_address),
     shippingMethod: shippingMethod && { ...shippingMethod, price: m(shippingMethod.price) },
-    coupon: parse<OrderCoupon>(row.coupon),
-    paymentMethod: parse<OrderPaymentMethod>(row.payment_method),
+    coupon: parseJsonOrNull<OrderCoupon>(row.coupon),
+    paymentMethod: parseJsonOrNull<OrderPaymentMethod>(row.payment_method),
     totals: orderTotals(row),
     payments: [] as unknown[],
     refunds: refunds.map((r) => ({
