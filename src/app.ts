@@ -2,37 +2,28 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
-import { authOperations } from "./auth/routes.ts";
-import { shippingAndCouponOperations } from "./cart/admin-routes.ts";
-import { cartOperations } from "./cart/routes.ts";
-import { catalogOperations } from "./catalog/routes.ts";
 import type { Config } from "./config.ts";
+import { Executor } from "./core/executor.ts";
+import type { Module } from "./core/module.ts";
+import type { Operation } from "./core/operation.ts";
+import { type JobHandler, Outbox } from "./core/outbox.ts";
+import { assertRegistry } from "./core/registry.ts";
+import { HttpAdapter, type RequestState } from "./http/adapter.ts";
 import { checkDeclaredLength } from "./http/body.ts";
 import { buildOpenApiDocument, docsPage } from "./http/openapi.ts";
-import type { Operation } from "./http/operation.ts";
-import { compileOperation, type RequestState, runOperation } from "./http/pipeline.ts";
-import { assertRegistry } from "./http/registry.ts";
 import { errorResponse, jsonResponse } from "./http/respond.ts";
-import { customerOperations } from "./orders/customer-routes.ts";
-import { orderOperations } from "./orders/routes.ts";
-import { systemOperations } from "./system/routes.ts";
-
-/** Every declared operation of the service, in the order of the OpenAPI document. */
-export const operations: Operation[] = [
-  ...systemOperations,
-  ...authOperations,
-  ...catalogOperations,
-  ...cartOperations,
-  ...shippingAndCouponOperations,
-  ...orderOperations,
-  ...customerOperations,
-];
+import { modules } from "./modules.ts";
+import { signedInCustomer } from "./orders/customer-session.ts";
 
 export interface App {
   ctx: AppContext;
   operations: Operation[];
+  /** Runs operations without HTTP (MCP, capability execute, tests). */
+  executor: Executor;
+  outbox: Outbox;
   /** The whole HTTP service: what `Bun.serve` calls and what tests send requests to. */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
+  /** Stops the outbox and closes the databases (a job still running is retried after its lease). */
   close(): void;
 }
 
@@ -47,13 +38,27 @@ function clientIp(request: Request, server: Server<unknown> | undefined, trustPr
   return server?.requestIP(request)?.address ?? null;
 }
 
-/** Builds the service; `extraOperations` lets tests declare operations beside the real ones. */
-export function createApp(config: Config, extraOperations: Operation[] = []): App {
-  const ctx = createContext(config);
+/** Builds the service from the module list; `extraModules` lets tests add operations and jobs beside the real ones. */
+export function createApp(config: Config, extraModules: Module[] = []): App {
+  const all = [...modules, ...extraModules];
+  const ctx = createContext(config, all);
   const { log } = ctx;
-  const resolver = new CallerResolver(ctx);
-  const declared = [...operations, ...extraOperations];
+  const declared = all.flatMap((module) => module.operations);
   assertRegistry(declared);
+
+  const jobs = new Map<string, JobHandler>();
+  for (const module of all) {
+    for (const [kind, handler] of Object.entries(module.jobs ?? {})) {
+      if (jobs.has(kind)) throw new Error(`outbox job kind "${kind}" is declared twice`);
+      jobs.set(kind, handler);
+    }
+  }
+  const outbox = new Outbox(ctx, jobs, config.outboxLeaseMs);
+  const executor = new Executor(ctx, declared, {
+    outbox,
+    resolveCustomer: signedInCustomer,
+  });
+  const adapter = new HttpAdapter(executor, new CallerResolver(ctx), ctx);
 
   const states = new WeakMap<Request, RequestState>();
   const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
@@ -81,29 +86,23 @@ export function createApp(config: Config, extraOperations: Operation[] = []): Ap
     });
 
   for (const op of declared) {
-    const compiled = compileOperation(op);
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     elysia.route(
       op.method,
       path,
       ({ request, params, query }) =>
-        runOperation(
-          ctx,
-          resolver,
-          compiled,
-          request,
-          params as Record<string, string>,
-          query,
-          states.get(request)!,
-        ),
+        adapter.handle(op, request, params as Record<string, string>, query, states.get(request)!),
       { parse: "none" },
     );
   }
   const handle = elysia.handle;
+  outbox.start();
 
   return {
     ctx,
     operations: declared,
+    executor,
+    outbox,
     async fetch(request, server) {
       const started = performance.now();
       const incoming = request.headers.get("x-request-id");
@@ -131,6 +130,9 @@ export function createApp(config: Config, extraOperations: Operation[] = []): Ap
       });
       return response;
     },
-    close: () => closeContext(ctx),
+    close() {
+      outbox.stop();
+      closeContext(ctx);
+    },
   };
 }

@@ -17,8 +17,9 @@ import {
 import { ROLES, type Role } from "./auth/tables.ts";
 import { seedProducts } from "./catalog/seed.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { ApiError } from "./http/errors.ts";
-import type { Scope } from "./http/operation.ts";
+import { ApiError } from "./core/errors.ts";
+import type { Scope } from "./core/operation.ts";
+import { modules } from "./modules.ts";
 
 const USAGE = `Usage: commerce <command> [options] [--json]
 
@@ -216,7 +217,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   let ctx: AppContext;
   try {
-    ctx = createContext({ ...loadConfig(), logLevel: "warn" });
+    ctx = createContext({ ...loadConfig(), logLevel: "warn" }, modules);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`configuration error: ${error.message}`);

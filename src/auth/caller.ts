@@ -1,8 +1,8 @@
 import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../app-context.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Caller, DashboardUser, Scope } from "../core/operation.ts";
 import type { PlatformDb } from "../db/platform.ts";
-import { ApiError } from "../http/errors.ts";
-import type { Caller, DashboardUser, Scope } from "../http/operation.ts";
 import { sha256Hex } from "./crypto.ts";
 import { normalizeHost, SESSION_REFRESH_MS, SESSION_TTL_MS } from "./service.ts";
 

@@ -1,10 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
-import { sessionCookie } from "../http/cookies.ts";
-import { ApiError, notFound } from "../http/errors.ts";
-import { type DashboardUser, defineOperation, Paged } from "../http/operation.ts";
-import { RateLimiter } from "../http/rate-limit.ts";
-import { pageOf } from "../http/schemas.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import { type ClientInfo, type DashboardUser, defineOperation, Paged, Reply } from "../core/operation.ts";
+import { RateLimiter } from "../core/rate-limit.ts";
+import { pageOf } from "../core/schemas.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import { SESSION_COOKIE } from "./caller.ts";
 import {
@@ -62,13 +61,11 @@ const sessionView = (
 });
 
 /** Opens a session for a user whose credentials were just checked, and sets its cookie. */
-function startSession(
-  ctx: { app: AppContext; request: Request; responseHeaders: Headers },
-  user: PublicUser,
-) {
-  const { token, session } = createSession(ctx.app.platform, user.id, ctx.request.headers.get("user-agent"));
-  ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, SESSION_COOKIE, token, SESSION_TTL_MS / 1000));
-  return sessionView(user, session);
+function startSession(ctx: { app: AppContext; client: ClientInfo }, user: PublicUser) {
+  const { token, session } = createSession(ctx.app.platform, user.id, ctx.client.userAgent);
+  return new Reply(sessionView(user, session), {
+    cookies: [{ name: SESSION_COOKIE, value: token, maxAgeSeconds: SESSION_TTL_MS / 1000 }],
+  });
 }
 
 /** The signed-in user's session as it is now. */
@@ -151,7 +148,7 @@ const signIn = defineOperation({
   body: SignInBody,
   response: SessionWithUser,
   handler: async (ctx) => {
-    const limitKey = `${ctx.ip ?? "?"}|${ctx.body.email.toLowerCase()}`;
+    const limitKey = `${ctx.client.ip() ?? "?"}|${ctx.body.email.toLowerCase()}`;
     signInLimiter.hit(limitKey);
     const user = await verifyPassword(ctx.app.platform, ctx.body.email, ctx.body.password);
     if (!user) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
@@ -171,8 +168,7 @@ const signOut = defineOperation({
   response: Type.Object({ success: Type.Boolean() }),
   handler: (ctx) => {
     deleteSession(ctx.app.platform, ctx.user.sessionId);
-    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, SESSION_COOKIE, "", 0));
-    return { success: true };
+    return new Reply({ success: true }, { cookies: [{ name: SESSION_COOKIE, value: "", maxAgeSeconds: 0 }] });
   },
 });
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Body, Id, named, PageQuery, Scope, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, named, PageQuery, Scope, Text, Timestamp } from "../core/schemas.ts";
 import { SLUG_PATTERN } from "./service.ts";
 
 export const Email = Type.String({ format: "email", minLength: 3, maxLength: 254 });

@@ -1,10 +1,9 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../app-context.ts";
-import { initializeStore } from "../catalog/store.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import type { Scope } from "../core/operation.ts";
+import type { PageParams } from "../core/schemas.ts";
 import type { PlatformDb } from "../db/platform.ts";
-import { ApiError, notFound } from "../http/errors.ts";
-import type { Scope } from "../http/operation.ts";
-import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { newToken, sha256Hex } from "./crypto.ts";
@@ -49,7 +48,7 @@ export interface Organization {
  * control-plane rows cannot be written), its row, an optional owner membership and host.
  */
 export function createOrganization(
-  app: Pick<AppContext, "platform" | "tenants">,
+  app: Pick<AppContext, "platform" | "tenants" | "tenantSetup">,
   input: { name: string; slug?: string; host?: string; ownerUserId?: string },
 ): Organization {
   const { platform } = app;
@@ -64,7 +63,9 @@ export function createOrganization(
   if (input.host) assertHostFree(platform, input.host);
   const now = Date.now();
   const org: Organization = { id: newId("org"), slug, name: input.name, createdAt: now };
-  app.tenants.create(org.id, (tenant) => initializeStore(tenant, input.name));
+  app.tenants.create(org.id, (tenant) => {
+    for (const module of app.tenantSetup) module.initializeTenant?.(tenant, { name: input.name });
+  });
   try {
     platform.sqlite.transaction(() => {
       platform.db

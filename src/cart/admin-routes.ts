@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation, type Operation, Paged } from "../http/operation.ts";
-import { pageOf } from "../http/schemas.ts";
+import { defineOperation, type Operation, Paged } from "../core/operation.ts";
+import { pageOf } from "../core/schemas.ts";
 import {
   Coupon,
   CouponIdParams,

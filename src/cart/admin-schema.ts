@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { COUNTRY_PATTERN, LOCALE_PATTERN, Localized, Money } from "../catalog/schema.ts";
-import { Body, Id, Nullable, named, PageQuery, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, Nullable, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 import { COUPON_TYPES } from "./tables.ts";
 
 // Shapes of the admin coupon and shipping-method resources on the wire (DOMAIN §8). Requests send

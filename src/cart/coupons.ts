@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { getStore, money } from "../catalog/store.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import type { PageParams } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError, notFound } from "../http/errors.ts";
-import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import { type CouponType, coupons } from "./tables.ts";

@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../http/operation.ts";
-import { signedInCustomer } from "../orders/customer-session.ts";
+import { defineOperation } from "../core/operation.ts";
 import { placeOrder } from "../orders/place-order.ts";
 import { PlacedOrder } from "../orders/schema.ts";
 import {
@@ -32,7 +31,9 @@ import {
 } from "./service.ts";
 
 const TAG = "Carts";
-const cartOp = { tag: TAG, access: "storefront" as const, response: Cart };
+/** An anonymous shopper's idempotency keys are scoped by the cart they act on. */
+const cartScope = (input: Record<string, unknown>) => `cart:${String(input.id)}`;
+const cartOp = { tag: TAG, access: "storefront" as const, response: Cart, idempotencyScope: cartScope };
 
 const createCartOp = defineOperation({
   ...cartOp,
@@ -44,8 +45,9 @@ const createCartOp = defineOperation({
   autoGrant: true,
   status: 201,
   errors: ["INSUFFICIENT_STOCK"],
+  idempotencyScope: undefined, // a new cart has nothing to scope by: the client's own key
   body: CreateCartBody,
-  handler: ({ tenant, request, body }) => createCart(tenant, body, signedInCustomer(tenant, request)),
+  handler: ({ tenant, body, customer }) => createCart(tenant, body, customer),
 });
 
 const getCartOp = defineOperation({
@@ -193,12 +195,12 @@ const placeOrderOp = defineOperation({
   access: "storefront",
   status: 201,
   durable: true,
+  idempotencyScope: cartScope,
   errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
   params: CartParams,
   body: PlaceOrderBody,
   response: PlacedOrder,
-  handler: ({ tenant, request, params, body }) =>
-    placeOrder(tenant, params.id, body, signedInCustomer(tenant, request)),
+  handler: ({ tenant, params, body, customer }) => placeOrder(tenant, params.id, body, customer),
 });
 
 export const cartOperations = [

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { CountryCode, Localized, Money } from "../catalog/schema.ts";
-import { Body, Id, named, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, named, Text, Timestamp } from "../core/schemas.ts";
 
 // Shapes of carts, addresses, coupons, shipping and payment methods on the wire (DOMAIN §3, §8).
 

@@ -1,12 +1,12 @@
 import { checkPostalCode, isCountryCode } from "../catalog/countries.ts";
 import { getStore, money, type Store } from "../catalog/store.ts";
 import type { Localized, ProductImage } from "../catalog/tables.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import type { SignedInCustomer } from "../core/operation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
-import type { SignedInCustomer } from "../orders/customer-session.ts";
 import { type CouponRow, couponProblem, findCouponByCode } from "./coupons.ts";
 import { lineTaxRate, type PricedCart, priceCart, shippingTaxRate } from "./pricing.ts";
 import {

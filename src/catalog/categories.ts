@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import { ApiError, notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";

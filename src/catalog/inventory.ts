@@ -1,5 +1,5 @@
+import { ApiError, notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError, notFound } from "../http/errors.ts";
 
 export interface InventoryChange {
   onHand?: number;

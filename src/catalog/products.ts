@@ -1,6 +1,6 @@
+import { ApiError, type ErrorDetail, notFound } from "../core/errors.ts";
+import type { PageParams } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError, type ErrorDetail, notFound } from "../http/errors.ts";
-import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { shippingCountries } from "../cart/shipping-methods.ts";
-import { defineOperation, Paged } from "../http/operation.ts";
-import { pageOf } from "../http/schemas.ts";
+import { defineOperation, Paged } from "../core/operation.ts";
+import { pageOf } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
 import { listCountries } from "./countries.ts";
 import { updateInventory } from "./inventory.ts";

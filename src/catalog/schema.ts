@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Body, Id, named, PageQuery, Text, Timestamp } from "../http/schemas.ts";
+import { Body, Id, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 
 // Shapes of the catalog on the wire. Limits keep every write bounded: at most 3 options,
 // 100 variants, 20 images, 50 tags, 20 categories per product; texts have maximum lengths.

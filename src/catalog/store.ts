@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError } from "../http/errors.ts";
 import { iso } from "../lib/time.ts";
 import { type Localized, storeSettings, type TaxRate } from "./tables.ts";
 

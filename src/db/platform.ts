@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import * as tables from "../auth/tables.ts";
-import type { Scope } from "../http/operation.ts";
+import type { Scope } from "../core/operation.ts";
 import { TtlCache } from "../lib/ttl-cache.ts";
 import { migrations } from "./migrations/platform/index.ts";
 import { migrate, openSqlite } from "./sqlite.ts";

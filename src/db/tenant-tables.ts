@@ -7,19 +7,44 @@ export const tenantMeta = sqliteTable("tenant_meta", {
 });
 
 /**
- * Responses of writes sent with an `Idempotency-Key` (DESIGN §6), written in the same transaction
- * as the write itself. Keys are per caller; records older than 24 h are swept.
+ * Answers of writes sent with an `Idempotency-Key`, written in the same transaction as the write
+ * itself. Keys are per scope (the column keeps its first name, `caller`); records older than 24 h
+ * are swept.
  */
 export const idempotencyRecords = sqliteTable(
   "idempotency_records",
   {
-    caller: text("caller").notNull(),
+    scope: text("caller").notNull(),
     key: text("key").notNull(),
     /** SHA-256 of method, path and body: the same key with another request is a conflict. */
     requestHash: text("request_hash").notNull(),
     status: integer("status").notNull(),
     body: text("body"),
+    /** Cookies and `Location` of the answer, as JSON; null when it had none. */
+    effects: text("effects"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.caller, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Work registered by a write to run after its commit (core/outbox.ts), written in the same
+ * transaction: a provider call or a notification is never lost, and never runs for a rolled-back
+ * write. `pending` rows wait for `next_attempt_at`; a `running` row is leased until
+ * `next_attempt_at`, after which another attempt may take it (handlers are idempotent by `id`).
+ */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("outbox_due_idx").on(t.status, t.nextAttemptAt)],
 );

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 const tooLarge = (limit: number) =>
   new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${limit} bytes`);
@@ -9,12 +9,12 @@ export function checkDeclaredLength(request: Request, limit: number): void {
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
 }
 
-/** Reads the body as text, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
-async function readLimited(request: Request, limit: number): Promise<string> {
+/** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
+export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   // A declared length was checked above and Bun reads no more than it: the fast path.
-  if (request.headers.has("content-length")) return request.text();
+  if (request.headers.has("content-length")) return new Uint8Array(await request.arrayBuffer());
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,7 +28,16 @@ async function readLimited(request: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+async function readLimited(request: Request, limit: number): Promise<string> {
+  // The common case (a declared length) reads text directly, without a copy.
+  if (request.body && request.headers.has("content-length")) {
+    checkDeclaredLength(request, limit);
+    return request.text();
+  }
+  return Buffer.from(await readRawBody(request, limit)).toString("utf8");
 }
 
 /** The JSON body of a request and its text (for idempotency hashing); an empty body reads as `{}`. */

@@ -1,10 +1,10 @@
 import type { TSchema } from "@sinclair/typebox";
 import { SESSION_COOKIE } from "../auth/caller.ts";
 import type { Config } from "../config.ts";
-import type { ErrorCode } from "./errors.ts";
-import { ERROR_STATUS } from "./errors.ts";
-import type { Operation } from "./operation.ts";
-import { ErrorBody, namedSchemas, PageMeta } from "./schemas.ts";
+import type { ErrorCode } from "../core/errors.ts";
+import { ERROR_STATUS } from "../core/errors.ts";
+import type { Operation } from "../core/operation.ts";
+import { ErrorBody, namedSchemas, PageMeta } from "../core/schemas.ts";
 
 type Json = Record<string, unknown>;
 

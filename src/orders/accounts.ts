@@ -1,7 +1,7 @@
 import { newToken, sha256Hex } from "../auth/crypto.ts";
 import { normalizeEmail } from "../auth/service.ts";
+import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
 
 // Storefront accounts (DOMAIN §7): a password on a tenant's customer row, sessions in the
@@ -56,7 +56,7 @@ export function findAccount(tenant: TenantDb, customerId: string): AccountView |
   return row && accountView(row);
 }
 
-/** Opens a session for the customer (synchronous: call it inside or outside a transaction). */
+/** Opens a session for the customer (synchronous, inside the caller's transaction). */
 function insertSession(tenant: TenantDb, customerId: string, now: number): string {
   const token = newToken();
   tenant.sqlite
@@ -74,80 +74,75 @@ export interface SignUpInput {
   lastName?: string;
 }
 
+export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+
 /**
- * Creates the account and its first session. The password is hashed first (the only await); the
- * write is then one BEGIN IMMEDIATE transaction that re-checks the email, so two concurrent
- * sign-ups cannot both win. An email that already has an account is a 409.
+ * Creates the account and its first session, inside the caller's transaction (the password was
+ * hashed before it, see `hashPassword`), so two concurrent sign-ups cannot both win. An email that
+ * already has an account is a 409.
  */
-export async function signUpCustomer(
+export function createAccount(
   tenant: TenantDb,
   input: SignUpInput,
-): Promise<{ customer: AccountView; token: string }> {
+  passwordHash: string,
+): { customer: AccountView; token: string } {
   const email = normalizeEmail(input.email);
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
   const firstName = input.firstName ?? null;
   const lastName = input.lastName ?? null;
   const db = tenant.sqlite;
-  return db
-    .transaction(() => {
-      const now = Date.now();
-      const existing = db
-        .query("SELECT id, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
-        .get(email) as { id: string; has_account: number } | null;
-      if (existing?.has_account) throw new ApiError("CONFLICT", "An account with this email already exists");
-      let id: string;
-      if (existing) {
-        id = existing.id;
-        db.query(
-          `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
-            WHERE id = ?`,
-        ).run(passwordHash, firstName, lastName, now, id);
-      } else {
-        id = newId("cus");
-        db.query(
-          `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
-           VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
-        ).run(id, email, firstName, lastName, passwordHash, now, now);
-      }
-      const token = insertSession(tenant, id, now);
-      return {
-        customer: accountView({ id, email, first_name: firstName, last_name: lastName }),
-        token,
-      };
-    })
-    .immediate();
+  const now = Date.now();
+  const existing = db
+    .query("SELECT id, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
+    .get(email) as { id: string; has_account: number } | null;
+  if (existing?.has_account) throw new ApiError("CONFLICT", "An account with this email already exists");
+  let id: string;
+  if (existing) {
+    id = existing.id;
+    db.query(
+      `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
+        WHERE id = ?`,
+    ).run(passwordHash, firstName, lastName, now, id);
+  } else {
+    id = newId("cus");
+    db.query(
+      `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
+       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
+    ).run(id, email, firstName, lastName, passwordHash, now, now);
+  }
+  const token = insertSession(tenant, id, now);
+  return { customer: accountView({ id, email, first_name: firstName, last_name: lastName }), token };
 }
 
 // Verified against when the email has no account, so an unknown email costs the same time as a
 // wrong password.
 let decoyHash: Promise<string> | undefined;
 
-/** The account whose password matches, with a new session; null otherwise, never saying why. */
-export async function signInCustomer(
+/** The account whose password matches; null otherwise, never saying why. */
+export async function verifyAccountPassword(
   tenant: TenantDb,
   email: string,
   password: string,
-): Promise<{ customer: AccountView; token: string } | null> {
+): Promise<AccountView | null> {
   const row = tenant.sqlite
     .query("SELECT id, email, first_name, last_name, password_hash FROM customers WHERE email = ?")
     .get(normalizeEmail(email)) as (AccountRow & { password_hash: string | null }) | null;
   if (!row?.password_hash) {
-    decoyHash ??= Bun.password.hash("decoy password", { algorithm: "argon2id" });
+    decoyHash ??= hashPassword("decoy password");
     await Bun.password.verify(password, await decoyHash);
     return null;
   }
   if (!(await Bun.password.verify(password, row.password_hash))) return null;
+  return accountView(row);
+}
+
+/** A new session for a customer whose password was just checked (inside the caller's transaction). */
+export function startCustomerSession(tenant: TenantDb, customerId: string): string {
   const now = Date.now();
-  const token = tenant.sqlite
-    .transaction(() => {
-      // Housekeeping: the customer's expired sessions go as a new one starts.
-      tenant.sqlite
-        .query("DELETE FROM customer_sessions WHERE customer_id = ? AND expires_at <= ?")
-        .run(row.id, now);
-      return insertSession(tenant, row.id, now);
-    })
-    .immediate();
-  return { customer: accountView(row), token };
+  // Housekeeping: the customer's expired sessions go as a new one starts.
+  tenant.sqlite
+    .query("DELETE FROM customer_sessions WHERE customer_id = ? AND expires_at <= ?")
+    .run(customerId, now);
+  return insertSession(tenant, customerId, now);
 }
 
 /** Ends one customer session. */

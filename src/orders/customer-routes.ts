@@ -1,19 +1,20 @@
 import { Type } from "@sinclair/typebox";
 import { Email, Password } from "../auth/schema.ts";
 import { Localized, Money } from "../catalog/schema.ts";
-import { sessionCookie } from "../http/cookies.ts";
-import { ApiError } from "../http/errors.ts";
-import { defineOperation, type Operation, Paged } from "../http/operation.ts";
-import { RateLimiter } from "../http/rate-limit.ts";
-import { Body, Id, Nullable, named, PageQuery, pageOf, Text, Timestamp } from "../http/schemas.ts";
+import { ApiError } from "../core/errors.ts";
+import { type CookieToSet, defineOperation, type Operation, Paged, Reply } from "../core/operation.ts";
+import { RateLimiter } from "../core/rate-limit.ts";
+import { Body, Id, Nullable, named, PageQuery, pageOf, Text, Timestamp } from "../core/schemas.ts";
 import {
   CUSTOMER_SESSION_TTL_MS,
+  createAccount,
   endCustomerSession,
   findAccount,
-  signInCustomer,
-  signUpCustomer,
+  hashPassword,
+  startCustomerSession,
+  verifyAccountPassword,
 } from "./accounts.ts";
-import { CUSTOMER_COOKIE, signedInCustomer } from "./customer-session.ts";
+import { CUSTOMER_COOKIE } from "./customer-session.ts";
 import { getCustomer, listCustomers } from "./customers.ts";
 import { OrderStatus, PaymentStatus } from "./schema.ts";
 import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
@@ -130,7 +131,12 @@ const DashboardStats = named(
 
 // Ten failed sign-ins per address, store and email in 15 minutes, then 429 until the window ends.
 const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
-const SESSION_MAX_AGE = CUSTOMER_SESSION_TTL_MS / 1000;
+
+const sessionCookie = (token: string): CookieToSet => ({
+  name: CUSTOMER_COOKIE,
+  value: token,
+  maxAgeSeconds: token ? CUSTOMER_SESSION_TTL_MS / 1000 : 0,
+});
 
 const signUpOp = defineOperation({
   method: "POST",
@@ -143,18 +149,14 @@ const signUpOp = defineOperation({
   tag: ACCOUNTS,
   access: "storefront",
   agent: false,
-  transactional: false,
   status: 201,
   errors: ["CONFLICT"],
   body: SignUpBody,
   response: AccountSession,
-  handler: async (ctx) => {
-    const result = await signUpCustomer(ctx.tenant, ctx.body);
-    ctx.responseHeaders.append(
-      "set-cookie",
-      sessionCookie(ctx, CUSTOMER_COOKIE, result.token, SESSION_MAX_AGE),
-    );
-    return result;
+  prepare: (ctx) => hashPassword(ctx.body.password),
+  handler: (ctx) => {
+    const result = createAccount(ctx.tenant, ctx.body, ctx.prepared);
+    return new Reply(result, { cookies: [sessionCookie(result.token)] });
   },
 });
 
@@ -169,21 +171,20 @@ const signInOp = defineOperation({
   tag: ACCOUNTS,
   access: "storefront",
   agent: false,
-  transactional: false,
   errors: ["RATE_LIMITED"],
   body: SignInBody,
   response: AccountSession,
-  handler: async (ctx) => {
-    const limitKey = `${ctx.ip ?? "?"}|${ctx.caller.orgId}|${ctx.body.email.trim().toLowerCase()}`;
+  prepare: async (ctx) => {
+    const limitKey = `${ctx.client.ip() ?? "?"}|${ctx.caller.orgId}|${ctx.body.email.trim().toLowerCase()}`;
     signInLimiter.hit(limitKey);
-    const result = await signInCustomer(ctx.tenant, ctx.body.email, ctx.body.password);
-    if (!result) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
+    const customer = await verifyAccountPassword(ctx.tenant, ctx.body.email, ctx.body.password);
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
     signInLimiter.reset(limitKey);
-    ctx.responseHeaders.append(
-      "set-cookie",
-      sessionCookie(ctx, CUSTOMER_COOKIE, result.token, SESSION_MAX_AGE),
-    );
-    return result;
+    return customer;
+  },
+  handler: (ctx) => {
+    const token = startCustomerSession(ctx.tenant, ctx.prepared.id);
+    return new Reply({ customer: ctx.prepared, token }, { cookies: [sessionCookie(token)] });
   },
 });
 
@@ -199,11 +200,10 @@ const signOutOp = defineOperation({
   agent: false,
   response: Type.Object({ success: Type.Boolean() }),
   handler: (ctx) => {
-    const customer = signedInCustomer(ctx.tenant, ctx.request);
+    const customer = ctx.customer;
     if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
     endCustomerSession(ctx.tenant, customer.sessionId);
-    ctx.responseHeaders.append("set-cookie", sessionCookie(ctx, CUSTOMER_COOKIE, "", 0));
-    return { success: true };
+    return new Reply({ success: true }, { cookies: [sessionCookie("")] });
   },
 });
 
@@ -217,8 +217,7 @@ const getAccountOp = defineOperation({
   access: "storefront",
   agent: false,
   response: Type.Object({ customer: Account }),
-  handler: ({ tenant, request }) => {
-    const session = signedInCustomer(tenant, request);
+  handler: ({ tenant, customer: session }) => {
     const customer = session && findAccount(tenant, session.id);
     if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
     return { customer };

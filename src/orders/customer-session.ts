@@ -1,24 +1,16 @@
-import { readCookie } from "../auth/caller.ts";
 import { sha256Hex } from "../auth/crypto.ts";
+import type { SignedInCustomer } from "../core/operation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 
+/** The customer session travels in this cookie (browsers) or this header (storefront servers). */
 export const CUSTOMER_COOKIE = "customer_session";
 export const CUSTOMER_HEADER = "x-customer-session";
 
-export interface SignedInCustomer {
-  id: string;
-  email: string;
-  sessionId: string;
-}
-
 /**
- * The storefront customer signed in on this request (DOMAIN §7): the `customer_session` cookie,
- * or the `x-customer-session` header for storefront servers. Null when there is none or it
- * expired; customer sessions live in the tenant file, so they never cross tenants.
+ * The storefront customer a session token belongs to, or null when it is unknown or expired.
+ * Customer sessions live in the tenant file, so they never cross tenants.
  */
-export function signedInCustomer(tenant: TenantDb, request: Request): SignedInCustomer | null {
-  const token = request.headers.get(CUSTOMER_HEADER) ?? readCookie(request, CUSTOMER_COOKIE);
-  if (!token) return null;
+export function signedInCustomer(tenant: TenantDb, token: string): SignedInCustomer | null {
   const row = tenant.sqlite
     .query(
       `SELECT s.id AS session_id, c.id, c.email FROM customer_sessions s JOIN customers c ON c.id = s.customer_id

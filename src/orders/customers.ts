@@ -1,8 +1,8 @@
 import { normalizeEmail } from "../auth/service.ts";
 import { getStore, money } from "../catalog/store.ts";
+import { notFound } from "../core/errors.ts";
+import type { PageParams } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { notFound } from "../http/errors.ts";
-import type { PageParams } from "../http/schemas.ts";
 import { newId } from "../lib/ids.ts";
 import { likeContains } from "../lib/sql.ts";
 import { iso, isoOrNull } from "../lib/time.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import { named, type PageParams, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { named, type PageParams, PageQuery, Text, Timestamp } from "../http/schemas.ts";
 import { likeContains } from "../lib/sql.ts";
 import { iso } from "../lib/time.ts";
 import { ACCOUNT_ORDER_SQL } from "./accounts.ts";

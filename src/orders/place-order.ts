@@ -1,9 +1,9 @@
 import { sha256Hex } from "../auth/crypto.ts";
 import { loadPricedCart, paymentMethodsFor } from "../cart/service.ts";
+import { ApiError } from "../core/errors.ts";
+import type { SignedInCustomer } from "../core/operation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
-import type { SignedInCustomer } from "./customer-session.ts";
 import { findOrCreateCustomer } from "./customers.ts";
 import { addOrderEvent, orderView } from "./view.ts";
 

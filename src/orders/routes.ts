@@ -1,11 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { sha256Hex } from "../auth/crypto.ts";
-import { ApiError, notFound } from "../http/errors.ts";
-import { type Caller, defineOperation, type Operation, Paged } from "../http/operation.ts";
-import { Body, Id, pageOf, Text } from "../http/schemas.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import { type Caller, defineOperation, type Operation, Paged } from "../core/operation.ts";
+import { Body, Id, pageOf, Text } from "../core/schemas.ts";
 import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
-import { signedInCustomer } from "./customer-session.ts";
 import { AdminListOrdersQuery, ListOrdersQuery, listOrders, OrderSummary } from "./list.ts";
 import { Order } from "./schema.ts";
 import { cancelOrder, fulfillOrder, markOrderPaid, refundOrder } from "./service.ts";
@@ -81,8 +80,7 @@ const listOrdersOp = defineOperation({
   list: true,
   query: ListOrdersQuery,
   response: OrderSummary,
-  handler: ({ tenant, request, query }) => {
-    const customer = signedInCustomer(tenant, request);
+  handler: ({ tenant, customer, query }) => {
     if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
     const page = pageOf(query);
     const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
@@ -104,10 +102,11 @@ const getOrderOp = defineOperation({
   params: OrderIdParams,
   query: GetOrderQuery,
   response: Order,
-  handler: ({ tenant, caller, request, params, query }) => {
+  handler: (ctx) => {
+    const { tenant, caller, params, query } = ctx;
     const row = findOrderRow(tenant, params.id);
     const customerOwns = () => {
-      const customer = signedInCustomer(tenant, request);
+      const customer = ctx.customer;
       if (customer?.id !== row.customer_id) return false;
       // Only orders placed from the account's own carts, never guest orders with the same email.
       return (

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { AddressInput } from "../cart/schema.ts";
 import { Localized, Money } from "../catalog/schema.ts";
-import { Nullable, named, Timestamp } from "../http/schemas.ts";
+import { Nullable, named, Timestamp } from "../core/schemas.ts";
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./tables.ts";
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));

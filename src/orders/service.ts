@@ -1,5 +1,5 @@
+import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { OrderPaymentMethod } from "./tables.ts";

@@ -1,7 +1,7 @@
 import { getStore, money } from "../catalog/store.ts";
 import type { Localized } from "../catalog/tables.ts";
+import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { ApiError } from "../http/errors.ts";
 import { iso } from "../lib/time.ts";
 import { CAPTURED_PAYMENT_SQL } from "./customers.ts";
 

@@ -1,8 +1,8 @@
 import type { Address } from "../cart/tables.ts";
 import { money } from "../catalog/store.ts";
 import type { Localized } from "../catalog/tables.ts";
+import { notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { notFound } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso, isoOrNull } from "../lib/time.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { ApiError } from "../http/errors.ts";
-import { defineOperation } from "../http/operation.ts";
+import { ApiError } from "../core/errors.ts";
+import { defineOperation } from "../core/operation.ts";
 
 export const getHealth = defineOperation({
   method: "GET",

@@ -10,6 +10,7 @@ import { getStore } from "../../src/catalog/store.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { TenantDb } from "../../src/db/tenant-pool.ts";
 import { ensureDemoTenant } from "../../src/demo.ts";
+import { modules } from "../../src/modules.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -260,7 +261,7 @@ describe("CLI seed", () => {
 describe("first start", () => {
   test("ensureDemoTenant creates the demo organization with the seeded catalog", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "commerce-demo-"));
-    const ctx = createContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }));
+    const ctx = createContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }), modules);
     try {
       const demo = await ensureDemoTenant(ctx);
       expect(demo).toBeDefined();

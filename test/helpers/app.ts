@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { type App, createApp } from "../../src/app.ts";
 import { createApiKey, createOrganization } from "../../src/auth/service.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { Operation, Scope } from "../../src/http/operation.ts";
+import type { Module } from "../../src/core/module.ts";
+import type { Operation, Scope } from "../../src/core/operation.ts";
 
 export interface TestApp {
   app: App;
@@ -24,11 +25,18 @@ export interface TestApp {
 
 /** An app on a fresh temp DATA_DIR with real SQLite files. */
 export function makeTestApp(
-  options: { env?: Record<string, string>; operations?: Operation[]; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    operations?: Operation[];
+    modules?: Module[];
+    dataDir?: string;
+  } = {},
 ): TestApp {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "commerce-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEMO_TENANT: "false", ...options.env });
-  const app = createApp(config, options.operations);
+  const extra = [...(options.modules ?? [])];
+  if (options.operations) extra.push({ name: "test", operations: options.operations });
+  const app = createApp(config, extra);
   let closed = false;
   const request = (path: string, init?: RequestInit) =>
     app.fetch(new Request(`http://localhost${path}`, init));

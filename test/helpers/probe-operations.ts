@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation, Paged } from "../../src/http/operation.ts";
-import { Body, PageQuery, pageOf, Text } from "../../src/http/schemas.ts";
+import { defineOperation, Paged } from "../../src/core/operation.ts";
+import { Body, PageQuery, pageOf, Text } from "../../src/core/schemas.ts";
 
 // Operations declared only in tests, to exercise the shared pipeline on each kind of access.
 

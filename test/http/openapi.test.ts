@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../../src/http/operation.ts";
-import { assertRegistry } from "../../src/http/registry.ts";
+import { defineOperation } from "../../src/core/operation.ts";
+import { assertRegistry } from "../../src/core/registry.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;

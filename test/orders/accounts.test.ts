@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/auth/crypto.ts";
-import { isAgentOperation } from "../../src/http/registry.ts";
+import { isAgentOperation } from "../../src/core/registry.ts";
 import { ACCOUNT_ORDER_SQL } from "../../src/orders/accounts.ts";
 import { customerOperations } from "../../src/orders/customer-routes.ts";
 import { cookieFrom, makeTestApp, type TestApp } from "../helpers/app.ts";

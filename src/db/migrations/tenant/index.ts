@@ -6,6 +6,7 @@ import m1 from "./0001_catalog.sql" with { type: "text" };
 import m2 from "./0002_product_search.sql" with { type: "text" };
 import m3 from "./0003_orders.sql" with { type: "text" };
 import m4 from "./0004_carts_without_updated_index.sql" with { type: "text" };
+import m5 from "./0005_outbox_and_idempotency_effects.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -15,5 +16,6 @@ export const migrations: EmbeddedMigrations = {
     "0002_product_search": m2,
     "0003_orders": m3,
     "0004_carts_without_updated_index": m4,
+    "0005_outbox_and_idempotency_effects": m5,
   },
 };

@@ -1,0 +1,5 @@
+import type { Module } from "../core/module.ts";
+import { authOperations } from "./routes.ts";
+
+/** Dashboard users, organizations, API keys and `/v1/me`; its tables are the control plane's. */
+export const authModule: Module = { name: "auth", operations: authOperations };

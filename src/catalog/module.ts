@@ -1,0 +1,11 @@
+import type { Module } from "../core/module.ts";
+import { catalogOperations } from "./routes.ts";
+import { seedDemoCatalog } from "./seed.ts";
+import { initializeStore } from "./store.ts";
+
+export const catalogModule: Module = {
+  name: "catalog",
+  operations: catalogOperations,
+  initializeTenant: (tenant, org) => initializeStore(tenant, org.name),
+  seedDemo: seedDemoCatalog,
+};

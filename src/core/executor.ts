@@ -1,0 +1,369 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
+import { durably } from "../db/sqlite.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { ApiError } from "./errors.ts";
+import {
+  findStored,
+  type IdempotencyRecord,
+  idempotencyHash,
+  replaceStoredBody,
+  store,
+  validIdempotencyKey,
+} from "./idempotency.ts";
+import {
+  type AfterCommit,
+  type Caller,
+  type ClientInfo,
+  type CookieToSet,
+  type DashboardUser,
+  type Operation,
+  type OperationContext,
+  Paged,
+  Reply,
+  type SignedInCustomer,
+} from "./operation.ts";
+import type { Outbox } from "./outbox.ts";
+import { cacheSlot, tenantWritten } from "./response-cache.ts";
+import { compileInput, type InputValidator } from "./validation.ts";
+
+/** Who an operation runs for: resolved by the transport according to the operation's `access`. */
+export interface Principal {
+  caller?: Caller;
+  user?: DashboardUser;
+}
+
+export interface ExecuteOptions {
+  requestId: string;
+  client?: ClientInfo;
+  /** The client's `Idempotency-Key` for a write, as sent (validated here). */
+  idempotencyKey?: string;
+  /** The storefront customer session token the client sent, if any (read only when an operation asks). */
+  customerToken?: () => string | undefined;
+  /** `webhook` operations: the exact body bytes. */
+  rawBody?: Uint8Array;
+  /** Filled as the call proceeds, for the transport's log line (also when it fails). */
+  trace?: { orgId?: string; callerType?: string };
+}
+
+/** What an operation answered: the status, the rendered `{data}` / `{data, meta}` text, effects. */
+export interface Outcome {
+  status: number;
+  /** The envelope as JSON text; null for 204. */
+  body: string | null;
+  /** A stored answer to an earlier call with the same `Idempotency-Key`. */
+  replayed: boolean;
+  cookies: CookieToSet[];
+  location?: string;
+}
+
+/** Where agent grants plug in: called for agent callers once the input is valid; throws to refuse. */
+export type GrantCheck = (operationId: string, caller: Caller, input: Record<string, unknown>) => void;
+
+export interface ExecutorHooks {
+  /** The customer signed in with a storefront session token of this tenant, or null. */
+  resolveCustomer(tenant: TenantDb, token: string): SignedInCustomer | null;
+  checkGrant?: GrantCheck;
+  outbox: Outbox;
+}
+
+interface CompiledOperation {
+  op: Operation;
+  params?: InputValidator;
+  query?: InputValidator;
+  body?: InputValidator;
+  paramNames: Set<string>;
+  queryNames: Set<string>;
+  tenantWrite: boolean;
+}
+
+const propertyNames = (schema: TSchema | undefined): Set<string> =>
+  new Set(Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}));
+
+const missing = (what: string) => () => {
+  throw new Error(`operation context has no ${what} for this kind of operation`);
+};
+
+function compile(op: Operation): CompiledOperation {
+  return {
+    op,
+    params: op.params && compileInput("params", op.params),
+    query: op.query && compileInput("query", op.query),
+    body: op.body && compileInput("body", op.body),
+    paramNames: propertyNames(op.params),
+    queryNames: propertyNames(op.query),
+    // Webhooks write whatever their method (some providers notify with GET).
+    tenantWrite:
+      op.access === "webhook" ||
+      (op.method !== "GET" && (op.access === "storefront" || op.access === "admin")),
+  };
+}
+
+function envelope(result: unknown): string {
+  if (result instanceof Paged) {
+    return JSON.stringify({
+      data: result.items,
+      meta: { page: result.page.page, limit: result.page.limit, total: result.total },
+    });
+  }
+  return JSON.stringify({ data: result });
+}
+
+/**
+ * Runs declared operations for any transport (REST, MCP, capability execute, webhooks): access and
+ * grant check, validation of the merged input (path + query + body names never collide), the tenant
+ * lease, the transaction with its idempotency record, work after the commit, cache invalidation.
+ * Answers an `Outcome` or throws an `ApiError`.
+ */
+export class Executor {
+  private readonly compiled = new Map<Operation, CompiledOperation>();
+
+  constructor(
+    private readonly app: AppContext,
+    operations: Operation[],
+    private readonly hooks: ExecutorHooks,
+  ) {
+    for (const op of operations) this.compiled.set(op, compile(op));
+  }
+
+  /** The names of an operation's path and query inputs (the rest of a merged input is its body). */
+  inputNames(op: Operation): { params: Set<string>; query: Set<string> } {
+    const compiled = this.compiledOf(op);
+    return { params: compiled.paramNames, query: compiled.queryNames };
+  }
+
+  async execute(
+    op: Operation,
+    principal: Principal,
+    input: Record<string, unknown>,
+    options: ExecuteOptions,
+  ): Promise<Outcome> {
+    const compiled = this.compiledOf(op);
+    const { caller, user } = principal;
+    this.checkAccess(op, principal);
+    if (caller && options.trace) {
+      options.trace.orgId = caller.orgId;
+      options.trace.callerType = caller.type;
+    }
+
+    const parts = this.split(compiled, input);
+    if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input);
+    const orgId = op.access === "webhook" ? this.webhookTenant(op, parts) : caller?.orgId;
+    if (orgId && options.trace) options.trace.orgId = orgId;
+
+    let tenant: TenantDb | undefined;
+    let customer: SignedInCustomer | null | undefined;
+    const after = { queued: 0, awaited: [] as string[] };
+    const outbox = this.hooks.outbox;
+    const { app, hooks } = this;
+    const ctx: OperationContext<never, never, never, unknown> = {
+      params: parts.params as never,
+      query: parts.query as never,
+      body: parts.body as never,
+      app,
+      requestId: options.requestId,
+      client: options.client ?? { ip: () => null, userAgent: null },
+      get caller() {
+        return caller ?? missing("caller")();
+      },
+      // Taken from the pool on first use (released below), so operations that never touch it pay nothing.
+      get tenant() {
+        if (!orgId) return missing("tenant")();
+        tenant ??= app.tenants.acquire(orgId);
+        return tenant;
+      },
+      get user() {
+        return user ?? missing("user")();
+      },
+      get customer() {
+        if (customer === undefined) {
+          const token = options.customerToken?.();
+          customer = token ? hooks.resolveCustomer(ctx.tenant, token) : null;
+        }
+        return customer;
+      },
+      prepared: undefined,
+      get rawBody() {
+        return options.rawBody ?? missing("raw body")();
+      },
+      afterCommit: {
+        enqueue(kind, payload) {
+          after.queued++;
+          return outbox.insert(ctx.tenant, kind, payload, false);
+        },
+        await(kind, payload) {
+          const id = outbox.insert(ctx.tenant, kind, payload, true);
+          after.awaited.push(id);
+          return id;
+        },
+      } satisfies AfterCommit,
+    };
+
+    try {
+      if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
+      if (compiled.tenantWrite) return await this.write(compiled, ctx, input, options, after);
+      return await this.read(compiled, ctx, input);
+    } finally {
+      if (tenant) app.tenants.release(tenant);
+    }
+  }
+
+  private compiledOf(op: Operation): CompiledOperation {
+    const compiled = this.compiled.get(op);
+    if (!compiled) throw new Error(`operation ${op.operationId} is not registered`);
+    return compiled;
+  }
+
+  private checkAccess(op: Operation, { caller, user }: Principal): void {
+    switch (op.access) {
+      case "public":
+      case "webhook":
+        return;
+      case "user":
+        if (!user) throw new ApiError("UNAUTHORIZED", "Sign in first");
+        return;
+      case "caller":
+        if (!caller) throw new ApiError("UNAUTHORIZED", "Authentication required");
+        return;
+      default:
+        if (!caller) throw new ApiError("UNAUTHORIZED", "Authentication required");
+        if (!caller.scopes.includes(op.access)) {
+          throw new ApiError(
+            "FORBIDDEN",
+            `Insufficient scope: this operation requires the "${op.access}" scope`,
+          );
+        }
+    }
+  }
+
+  /** Splits a merged input by the declared names and validates each part (details keep the part in their path). */
+  private split(compiled: CompiledOperation, input: Record<string, unknown>) {
+    const params: Record<string, unknown> = {};
+    const query: Record<string, unknown> = {};
+    const body: Record<string, unknown> = {};
+    let hasBody = false;
+    for (const [name, value] of Object.entries(input)) {
+      if (compiled.paramNames.has(name)) params[name] = value;
+      else if (compiled.queryNames.has(name)) query[name] = value;
+      else {
+        body[name] = value;
+        hasBody = true;
+      }
+    }
+    if (hasBody && !compiled.body) {
+      const name = Object.keys(body)[0]!;
+      throw new ApiError("VALIDATION_ERROR", `Unknown input field "${name}"`, [
+        { path: `/${name}`, message: "Unexpected property" },
+      ]);
+    }
+    return {
+      params: compiled.params?.parse(params),
+      query: compiled.query?.parse(query),
+      body: compiled.body?.parse(body),
+    };
+  }
+
+  private webhookTenant(op: Operation, parts: { params: unknown; query: unknown }): string {
+    const orgId = op.tenantOf?.({ ...(parts.params as object), ...(parts.query as object) } as never);
+    const known =
+      orgId !== undefined &&
+      this.app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
+    if (!known) throw new ApiError("NOT_FOUND", "Organization not found");
+    return orgId;
+  }
+
+  private async read(
+    { op }: CompiledOperation,
+    ctx: OperationContext<never, never, never, unknown>,
+    input: Record<string, unknown>,
+  ): Promise<Outcome> {
+    const status = op.status ?? 200;
+    let slot: ReturnType<typeof cacheSlot> | undefined;
+    if (op.cacheable && ctx.caller) {
+      slot = cacheSlot(ctx.tenant, cacheKey(op, input));
+      if (slot.body !== undefined) return { status, body: slot.body, replayed: false, cookies: [] };
+    }
+    const result = await op.handler(ctx as never);
+    const outcome = render(status, result);
+    if (slot && outcome.body !== null) slot.keep(outcome.body);
+    return outcome;
+  }
+
+  /** One BEGIN IMMEDIATE transaction: the replay check, the handler, the idempotency record, outbox rows. */
+  private async write(
+    { op }: CompiledOperation,
+    ctx: OperationContext<never, never, never, unknown>,
+    input: Record<string, unknown>,
+    options: ExecuteOptions,
+    after: { queued: number; awaited: string[] },
+  ): Promise<Outcome> {
+    const status = op.status ?? 200;
+    const key = op.access === "webhook" ? undefined : validIdempotencyKey(options.idempotencyKey);
+    const db = ctx.tenant;
+    const record: IdempotencyRecord | undefined =
+      key === undefined
+        ? undefined
+        : { scope: idempotencyScope(op, ctx), key, hash: idempotencyHash(op.operationId, input) };
+
+    const transaction = () => {
+      const stored = record && findStored(db, record);
+      if (stored) return { outcome: { ...stored, replayed: true }, data: undefined };
+      const result = op.handler(ctx as never);
+      if (result instanceof Promise)
+        throw new Error(`${op.operationId}: a write handler must not await (use prepare)`);
+      const outcome = render(status, result);
+      if (record) store(db, record, outcome);
+      return { outcome, data: result instanceof Reply ? result.data : result };
+    };
+    let { outcome, data } = op.durable
+      ? durably(db.sqlite, transaction)
+      : db.sqlite.transaction(transaction).immediate();
+    tenantWritten(db);
+    if (outcome.replayed) return outcome;
+
+    if (after.queued > 0) this.hooks.outbox.kick(db.orgId);
+    if (after.awaited.length > 0) {
+      for (const id of after.awaited) await this.hooks.outbox.runClaimed(db, id);
+      if (op.reload) {
+        const reloaded = op.reload(ctx as never, data as never);
+        outcome = { ...outcome, body: status === 204 ? null : envelope(reloaded) };
+        if (record && outcome.body !== null) replaceStoredBody(db, record, outcome.body);
+        tenantWritten(db);
+      }
+    }
+    return outcome;
+  }
+}
+
+function render(status: number, result: unknown): Outcome {
+  const reply = result instanceof Reply ? result : undefined;
+  const data = reply ? reply.data : result;
+  return {
+    status,
+    body: status === 204 ? null : envelope(data),
+    replayed: false,
+    cookies: reply?.effects.cookies ?? [],
+    location: reply?.effects.location,
+  };
+}
+
+/** Cacheable reads depend only on the tenant's data and the input. */
+function cacheKey(op: Operation, input: Record<string, unknown>): string {
+  for (const _ in input) return `${op.operationId} ${JSON.stringify(input)}`;
+  return op.operationId;
+}
+
+/**
+ * Idempotency keys are scoped so that callers never share a key space: an API key, a dashboard
+ * user or an agent by its own identity; an anonymous storefront shopper by its customer session,
+ * else by what the operation acts on (the cart), else only by the key itself (creates that have
+ * nothing yet to scope by, such as a new cart or a sign-up).
+ */
+function idempotencyScope(op: Operation, ctx: OperationContext<never, never, never, unknown>): string {
+  const caller = ctx.caller;
+  if (caller.type !== "host") return caller.id;
+  if (ctx.customer) return `customer:${ctx.customer.id}`;
+  if (op.idempotencyScope)
+    return op.idempotencyScope({ ...(ctx.params as object), ...(ctx.query as object) });
+  return "anonymous";
+}

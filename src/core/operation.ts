@@ -1,0 +1,185 @@
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import type { ErrorCode } from "./errors.ts";
+import type { PageParams } from "./schemas.ts";
+
+export type Scope = "storefront" | "admin";
+export type CallerType = "agent" | "api-key" | "session" | "host";
+
+/** Who is calling `/v1`, resolved once per request by the transport. */
+export interface Caller {
+  type: CallerType;
+  orgId: string;
+  scopes: Scope[];
+  userId?: string;
+  /** Stable identity within the tenant (`key:…`, `user:…`, `host:…`, `agent:…`): idempotency keys are scoped by it. */
+  id: string;
+  /** The agent's id, for `agent` callers: grants are looked up by it. */
+  agentId?: string;
+}
+
+/** A signed-in dashboard user (session cookie), for `/api/auth/*` operations that need no tenant. */
+export interface DashboardUser {
+  userId: string;
+  sessionId: string;
+  activeOrganizationId: string | null;
+}
+
+/** The storefront customer signed in on a request (customer session of the tenant). */
+export interface SignedInCustomer {
+  id: string;
+  email: string;
+  sessionId: string;
+}
+
+/**
+ * Who may call an operation:
+ * - `public`: anyone (health, the OpenAPI document, sign-in);
+ * - `user`: a signed-in dashboard user, no tenant needed;
+ * - `caller`: any resolved `/v1` caller (`GET /v1/me`);
+ * - `storefront` / `admin`: a resolved caller holding that scope (agents: and a grant);
+ * - `webhook`: no caller; the tenant comes from the input (`tenantOf`), the raw body is handed over.
+ */
+export type Access = "public" | "user" | "caller" | Scope | "webhook";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+type In<T extends TSchema | undefined> = T extends TSchema ? Static<T> : undefined;
+
+/** Facts about the client that some operations need (rate limits, session labels). */
+export interface ClientInfo {
+  /** Client address (right-most `x-forwarded-for` entry when TRUST_PROXY=true). */
+  ip(): string | null;
+  userAgent: string | null;
+}
+
+/** Work a handler registers inside its transaction, run once the transaction committed (see core/outbox.ts). */
+export interface AfterCommit {
+  /** Queued: an outbox row written in this transaction, drained by the process, retried until it succeeds. */
+  enqueue(kind: string, payload: unknown): string;
+  /** Awaited before the answer, with an outbox row kept for a retry when it fails. */
+  await(kind: string, payload: unknown): string;
+}
+
+export interface OperationContext<
+  P extends TSchema | undefined,
+  Q extends TSchema | undefined,
+  B extends TSchema | undefined,
+  Prepared = undefined,
+> {
+  params: In<P>;
+  query: In<Q>;
+  body: In<B>;
+  app: AppContext;
+  requestId: string;
+  client: ClientInfo;
+  /** The resolved caller; present for `caller`, `storefront` and `admin` operations. */
+  caller: Caller;
+  /** The tenant database; present for `caller`, `storefront`, `admin` and `webhook` operations. */
+  tenant: TenantDb;
+  /** The dashboard user; present for `user` operations. */
+  user: DashboardUser;
+  /** The storefront customer signed in on this call, or null; looked up on first use. */
+  customer: SignedInCustomer | null;
+  /** What `prepare` returned. */
+  prepared: Prepared;
+  /** The exact bytes of the request body; present for `webhook` operations. */
+  rawBody: Uint8Array;
+  /** Work after the commit; present for tenant writes. */
+  afterCommit: AfterCommit;
+}
+
+/** A cookie the transport should set (an empty value with max age 0 clears it). */
+export interface CookieToSet {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+}
+
+/** A result with effects for the transport: cookies to set, a `Location`. */
+export class Reply<T> {
+  constructor(
+    readonly data: T,
+    readonly effects: { cookies?: CookieToSet[]; location?: string },
+  ) {}
+}
+
+/** A list result: the page of items plus `meta {page, limit, total}`. */
+export class Paged<T> {
+  constructor(
+    readonly items: T[],
+    readonly page: PageParams,
+    readonly total: number,
+  ) {}
+}
+
+export interface Operation<
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  B extends TSchema | undefined = TSchema | undefined,
+  R extends TSchema | undefined = TSchema | undefined,
+  X = unknown,
+> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/v1/products/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of `data` in the success body (the item schema for lists); absent for 204. */
+  response?: R;
+  /** Success status: 200 by default, 201 for creation, 204 for deletion. */
+  status?: 200 | 201 | 204;
+  /** The success body carries `meta {page, limit, total}`. */
+  list?: boolean;
+  /** Error codes this operation can answer besides the ones every operation of its access can. */
+  errors?: ErrorCode[];
+  /**
+   * Async work done before the transaction (password hashing, reads that need an await); its
+   * result is `ctx.prepared`. Tenant writes run in one BEGIN IMMEDIATE transaction with their
+   * idempotency record, so their handler is synchronous.
+   */
+  prepare?: (ctx: OperationContext<P, Q, B>) => Promise<X>;
+  /**
+   * Idempotency scope of an anonymous storefront call (no customer session), e.g. the cart it
+   * acts on; without it the client's own key is the whole scope (creates with nothing to scope by).
+   */
+  idempotencyScope?: (pathAndQuery: Record<string, unknown>) => string;
+  /** `webhook` operations: the organization the call belongs to, read from the validated path and query. */
+  tenantOf?: (pathAndQuery: Record<string, unknown>) => string | undefined;
+  /** After awaited work ran, the answer is rendered again from the committed data. */
+  reload?: (ctx: OperationContext<P, Q, B>, data: R extends TSchema ? Static<R> : undefined) => unknown;
+  /**
+   * A storefront read whose body depends only on the tenant's data and the URL (catalog reads):
+   * rendered bodies are reused until the tenant's data changes (src/core/response-cache.ts).
+   */
+  cacheable?: boolean;
+  /** Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments). */
+  durable?: boolean;
+  /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */
+  agent?: boolean;
+  /** Granted to a new agent without merchant approval (storefront reads only, AGENTS.md §5.1). */
+  autoGrant?: boolean;
+  handler: (ctx: OperationContext<P, Q, B, X>) => Result<R> | Promise<Result<R>>;
+}
+
+type Result<R extends TSchema | undefined> = R extends TSchema
+  ? Static<R> | Paged<Static<R>> | Reply<Static<R>>
+  : undefined | Reply<undefined>;
+
+/** Declares an operation; the route, OpenAPI entry, MCP tool and capability all come from this one object. */
+export function defineOperation<
+  P extends TObject | undefined = undefined,
+  Q extends TObject | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema | undefined = undefined,
+  X = undefined,
+>(operation: Operation<P, Q, B, R, X>): Operation {
+  return operation as unknown as Operation;
+}

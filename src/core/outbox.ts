@@ -1,0 +1,235 @@
+import type { AppContext } from "../app-context.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { newId } from "../lib/ids.ts";
+
+// Work after commit. A write registers work inside its transaction as a row of the tenant's
+// `outbox` table, so the work exists exactly when the write does: a rolled-back write leaves no
+// row, a committed one keeps its row across a crash. Rows are run by this process:
+// - awaited rows are inserted already leased (`running`) and run by the executor right after the
+//   commit, before the answer; if that fails, the row is retried like a queued one;
+// - queued rows are picked up by the drainer.
+// A failed attempt is retried with exponential back-off; after MAX_ATTEMPTS the row is `failed`
+// and logged. A row whose lease ran out (the process died while running it) is taken again, so a
+// job may run more than once: handlers must be idempotent by the row id (provider calls pass it
+// as their idempotency key).
+
+export interface Job {
+  id: string;
+  kind: string;
+  payload: unknown;
+  /** 1 on the first attempt. */
+  attempt: number;
+}
+
+/** Runs one job; throws to have it retried. It may write to the tenant in its own short transaction. */
+export type JobHandler = (job: Job, tenant: TenantDb, app: AppContext) => Promise<void>;
+
+export const MAX_ATTEMPTS = 12;
+const BASE_DELAY_MS = 1000;
+const MAX_DELAY_MS = 3600 * 1000;
+const BATCH = 20;
+const KEEP_FINISHED_MS = 7 * 24 * 3600 * 1000;
+
+/** Back-off before attempt `attempts + 1`: 1 s, 2 s, 4 s … capped at an hour. */
+export const retryDelay = (attempts: number) => Math.min(BASE_DELAY_MS * 2 ** (attempts - 1), MAX_DELAY_MS);
+
+interface OutboxRow {
+  id: string;
+  kind: string;
+  payload: string;
+  status: "pending" | "running";
+  attempts: number;
+  next_attempt_at: number;
+}
+
+export class Outbox {
+  /** Organizations with rows to run, and when the earliest is due. */
+  private readonly due = new Map<string, number>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private draining: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly handlers: ReadonlyMap<string, JobHandler>,
+    private readonly leaseMs: number,
+  ) {}
+
+  /** Writes a row in the caller's transaction; `leased` rows are the caller's to run now (awaited work). */
+  insert(tenant: TenantDb, kind: string, payload: unknown, leased: boolean): string {
+    if (!this.handlers.has(kind)) throw new Error(`no outbox handler for "${kind}"`);
+    const id = newId("job");
+    const now = Date.now();
+    tenant.sqlite
+      .query(
+        `INSERT INTO outbox (id, kind, payload, status, attempts, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        kind,
+        JSON.stringify(payload ?? null),
+        leased ? "running" : "pending",
+        leased ? 1 : 0,
+        leased ? now + this.leaseMs : now,
+        now,
+      );
+    return id;
+  }
+
+  /** Runs a row this process leased at insert (awaited work); a failure leaves it to the drainer. */
+  async runClaimed(tenant: TenantDb, id: string): Promise<boolean> {
+    const row = tenant.sqlite
+      .query("SELECT id, kind, payload, status, attempts, next_attempt_at FROM outbox WHERE id = ?")
+      .get(id) as OutboxRow | null;
+    if (row?.status !== "running") return false;
+    return this.run(tenant, row);
+  }
+
+  /** Work was queued for this organization: drain it soon. */
+  kick(orgId: string): void {
+    this.schedule(orgId, Date.now());
+  }
+
+  /** Finds the rows every tenant left (a restart) and starts draining. */
+  start(): void {
+    this.stopped = false;
+    const orgs = this.app.platform.sqlite.query("SELECT id FROM organizations").all() as { id: string }[];
+    for (const { id } of orgs) {
+      const tenant = this.app.tenants.acquire(id);
+      try {
+        const next = nextDue(tenant);
+        if (next !== null) this.schedule(id, next);
+      } finally {
+        this.app.tenants.release(tenant);
+      }
+    }
+  }
+
+  /** Stops draining: no new job starts (one in progress finishes or is retried after its lease). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(orgId: string, at: number): void {
+    if (this.stopped) return;
+    const current = this.due.get(orgId);
+    if (current === undefined || at < current) this.due.set(orgId, at);
+    this.arm();
+  }
+
+  /** One timer, set for the earliest due organization; none while a drain runs (it re-arms at its end). */
+  private arm(): void {
+    if (this.stopped || this.draining || this.due.size === 0) return;
+    const next = Math.min(...this.due.values());
+    if (next >= this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = next;
+    this.timer = setTimeout(() => this.drain(), Math.max(0, next - Date.now()));
+    this.timer.unref?.();
+  }
+
+  private drain(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.draining = this.drainDue().finally(() => {
+      this.draining = undefined;
+      this.arm();
+    });
+  }
+
+  private async drainDue(): Promise<void> {
+    const now = Date.now();
+    for (const [orgId, at] of [...this.due]) {
+      if (this.stopped) return;
+      if (at > now) continue;
+      this.due.delete(orgId);
+      const tenant = this.app.tenants.acquire(orgId);
+      try {
+        const rows = tenant.sqlite
+          .query(
+            `SELECT id, kind, payload, status, attempts, next_attempt_at FROM outbox
+              WHERE status IN ('pending', 'running') AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${BATCH}`,
+          )
+          .all(now) as OutboxRow[];
+        for (const row of rows) {
+          if (this.stopped) break;
+          if (this.claim(tenant, row)) await this.run(tenant, { ...row, attempts: row.attempts + 1 });
+        }
+        tenant.sqlite
+          .query("DELETE FROM outbox WHERE status = 'done' AND finished_at < ?")
+          .run(now - KEEP_FINISHED_MS);
+        const next = nextDue(tenant);
+        if (next !== null) this.schedule(orgId, rows.length === BATCH ? Date.now() : next);
+      } catch (error) {
+        this.app.log.error("outbox drain failed", { org: orgId, error: String(error) });
+        this.schedule(orgId, Date.now() + BASE_DELAY_MS);
+      } finally {
+        this.app.tenants.release(tenant);
+      }
+    }
+  }
+
+  /** Leases a row; false when another attempt took it first. */
+  private claim(tenant: TenantDb, row: OutboxRow): boolean {
+    const { changes } = tenant.sqlite
+      .query(
+        `UPDATE outbox SET status = 'running', attempts = attempts + 1, next_attempt_at = ?
+          WHERE id = ? AND status = ? AND attempts = ?`,
+      )
+      .run(Date.now() + this.leaseMs, row.id, row.status, row.attempts);
+    return changes === 1;
+  }
+
+  private async run(tenant: TenantDb, row: OutboxRow): Promise<boolean> {
+    const handler = this.handlers.get(row.kind);
+    try {
+      if (!handler) throw new Error(`no outbox handler for "${row.kind}"`);
+      await handler(
+        { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempts },
+        tenant,
+        this.app,
+      );
+      tenant.sqlite
+        .query("UPDATE outbox SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ?")
+        .run(Date.now(), row.id);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const failed = row.attempts >= MAX_ATTEMPTS;
+      const retryAt = Date.now() + retryDelay(row.attempts);
+      tenant.sqlite
+        .query(
+          "UPDATE outbox SET status = ?, next_attempt_at = ?, last_error = ?, finished_at = ? WHERE id = ?",
+        )
+        .run(
+          failed ? "failed" : "pending",
+          retryAt,
+          message.slice(0, 1000),
+          failed ? Date.now() : null,
+          row.id,
+        );
+      const log = failed ? this.app.log.error : this.app.log.warn;
+      log.call(this.app.log, failed ? "outbox job failed for good" : "outbox job failed; will retry", {
+        org: tenant.orgId,
+        job: row.id,
+        kind: row.kind,
+        attempt: row.attempts,
+        error: message,
+      });
+      if (!failed) this.schedule(tenant.orgId, retryAt);
+      return false;
+    }
+  }
+}
+
+/** When the tenant's earliest row is due, or null when nothing is left to run. */
+function nextDue(tenant: TenantDb): number | null {
+  const row = tenant.sqlite
+    .query("SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status IN ('pending', 'running')")
+    .get() as { at: number | null };
+  return row.at;
+}
