@@ -23,6 +23,14 @@ export function assertRegistry(operations: Operation[]): void {
         throw new Error(`${op.operationId}: only storefront GET operations may be auto-granted`);
       }
     }
+    if ((op.access === "webhook") !== (op.tenantOf !== undefined))
+      throw new Error(
+        `${op.operationId}: webhook operations, and only they, choose their tenant with tenantOf`,
+      );
+    if (op.access === "webhook" && op.body)
+      throw new Error(
+        `${op.operationId}: a webhook reads its raw body (ctx.rawBody), not a JSON body schema`,
+      );
     if (op.autoGrant && op.agent === false)
       throw new Error(`${op.operationId}: autoGrant on a non-agent operation`);
 
