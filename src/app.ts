@@ -8,12 +8,12 @@ import type { Module } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
 import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
+import { signedInCustomer } from "./customers/customer-session.ts";
 import { HttpAdapter, type RequestState } from "./http/adapter.ts";
 import { checkDeclaredLength } from "./http/body.ts";
 import { buildOpenApiDocument, docsPage } from "./http/openapi.ts";
 import { errorResponse, jsonResponse } from "./http/respond.ts";
 import { modules } from "./modules.ts";
-import { signedInCustomer } from "./orders/customer-session.ts";
 
 export interface App {
   ctx: AppContext;

@@ -3,8 +3,10 @@ import type { AppContext } from "../app-context.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Caller, DashboardUser, Scope } from "../core/operation.ts";
 import type { PlatformDb } from "../db/platform.ts";
+import type { Row } from "../db/rows.ts";
 import { sha256Hex } from "./crypto.ts";
 import { normalizeHost, SESSION_REFRESH_MS, SESSION_TTL_MS } from "./service.ts";
+import type { apiKeys, domains, members, organizations, sessions } from "./tables.ts";
 
 export const SESSION_COOKIE = "session_token";
 
@@ -27,13 +29,10 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-interface SessionRow {
-  id: string;
-  user_id: string;
-  active_organization_id: string | null;
-  expires_at: number;
-  role: string | null;
-}
+/** The columns of `sessionByHash`: `m.role` is null when the user is not a member of the active organization. */
+type SessionRow = Pick<Row<typeof sessions>, "id" | "user_id" | "active_organization_id" | "expires_at"> & {
+  role: Row<typeof members>["role"] | null;
+};
 
 /**
  * Resolves callers with prepared statements on the control plane (this runs on every request).
@@ -118,13 +117,10 @@ export class CallerResolver {
     const now = Date.now();
     let resolved = this.cache.apiKeys.get(key, now);
     if (!resolved) {
-      const row = this.apiKeyByHash.get(sha256Hex(key)) as {
-        id: string;
-        organization_id: string;
-        scopes: string;
-        expires_at: number | null;
-        revoked_at: number | null;
-      } | null;
+      const row = this.apiKeyByHash.get(sha256Hex(key)) as Pick<
+        Row<typeof apiKeys>,
+        "id" | "organization_id" | "scopes" | "expires_at" | "revoked_at"
+      > | null;
       if (!row || row.revoked_at !== null) throw unauthorized("Invalid API key");
       resolved = {
         id: row.id,
@@ -162,11 +158,11 @@ export class CallerResolver {
   }
 
   private lookupHost(host: string): string | undefined {
-    const exact = this.orgByHost.get(host) as { id: string } | null;
+    const exact = this.orgByHost.get(host) as { id: Row<typeof domains>["organization_id"] } | null;
     if (exact) return exact.id;
     if (!host.endsWith(this.platformSuffix)) return undefined;
     const slug = host.slice(0, -this.platformSuffix.length);
     if (slug.includes(".")) return undefined;
-    return (this.orgBySlug.get(slug) as { id: string } | null)?.id;
+    return (this.orgBySlug.get(slug) as Pick<Row<typeof organizations>, "id"> | null)?.id;
   }
 }

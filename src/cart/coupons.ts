@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
-import { getStore, money } from "../catalog/store.ts";
+import { getStore, money } from "../catalog/store-settings.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import type { PageParams } from "../core/schemas.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
@@ -43,20 +44,8 @@ export interface CouponInput {
   active?: boolean;
 }
 
-interface SqlRow {
-  id: string;
-  code: string;
-  type: CouponType;
-  value: number;
-  min_subtotal: number | null;
-  starts_at: number | null;
-  ends_at: number | null;
-  usage_limit: number | null;
-  usage_count: number;
-  active: number;
-  created_at: number;
-  updated_at: number;
-}
+/** `SELECT *` of coupons. */
+type SqlRow = Row<typeof coupons>;
 
 const fromSql = (r: SqlRow): CouponRecord => ({
   id: r.id,
@@ -161,7 +150,10 @@ const toMs = (value: string | null | undefined, current: number | null): number 
   value === undefined ? current : value === null ? null : Date.parse(value);
 
 function checkCodeFree(tenant: TenantDb, code: string, except?: string) {
-  const row = tenant.sqlite.query("SELECT id FROM coupons WHERE code = ?").get(code) as { id: string } | null;
+  const row = tenant.sqlite.query("SELECT id FROM coupons WHERE code = ?").get(code) as Pick<
+    SqlRow,
+    "id"
+  > | null;
   if (row && row.id !== except) throw new ApiError("CONFLICT", `The coupon code "${code}" is taken`);
 }
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { getStore } from "../catalog/store-settings.ts";
 import { defineOperation } from "../core/operation.ts";
-import { placeOrder } from "../orders/place-order.ts";
-import { PlacedOrder } from "../orders/schema.ts";
+import { listCountries } from "./countries.ts";
 import {
   AddItemBody,
   AddressInput,
@@ -10,9 +10,11 @@ import {
   CartItemParams,
   CartParams,
   CartShippingMethod,
+  Country,
   CreateCartBody,
+  cartIdempotencyScope,
+  ListCountriesQuery,
   PaymentMethod,
-  PlaceOrderBody,
   SetShippingMethodBody,
   UpdateItemBody,
 } from "./schema.ts";
@@ -29,11 +31,41 @@ import {
   setShippingMethod,
   updateItem,
 } from "./service.ts";
+import { shippingCountries } from "./shipping-methods.ts";
 
 const TAG = "Carts";
 /** An anonymous shopper's idempotency keys are scoped by the cart they act on. */
-const cartScope = (input: Record<string, unknown>) => `cart:${String(input.id)}`;
-const cartOp = { tag: TAG, access: "storefront" as const, response: Cart, idempotencyScope: cartScope };
+const cartOp = {
+  tag: TAG,
+  access: "storefront" as const,
+  response: Cart,
+  idempotencyScope: cartIdempotencyScope,
+};
+
+// Countries live beside shipping, whose methods decide `shipsTo`; the API reference keeps them
+// under Catalog with the other reads a storefront makes before it has a cart.
+const listCountriesOp = defineOperation({
+  method: "GET",
+  path: "/v1/countries",
+  operationId: "listCountries",
+  cacheable: true,
+  summary: "Every country, for address forms",
+  description:
+    "Names in the store's default locale or `?locale=`, whether a postal code is required, and `shipsTo` " +
+    "where an active shipping method serves the country.",
+  tag: "Catalog",
+  access: "storefront",
+  autoGrant: true,
+  query: ListCountriesQuery,
+  response: Type.Array(Country),
+  handler: ({ tenant, query }) => {
+    const served = shippingCountries(tenant);
+    return listCountries(
+      query.locale ?? getStore(tenant).defaultLocale,
+      (code) => served === "all" || served.has(code),
+    );
+  },
+});
 
 const createCartOp = defineOperation({
   ...cartOp,
@@ -182,28 +214,8 @@ const addressOp = (kind: "shipping" | "billing") =>
     handler: ({ tenant, params, body }) => setAddress(tenant, params.id, kind, body),
   });
 
-const placeOrderOp = defineOperation({
-  method: "POST",
-  path: "/v1/carts/{id}/place-order",
-  operationId: "placeOrder",
-  summary: "Place the order",
-  description:
-    "Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with " +
-    "`accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item " +
-    "cannot be served, also when a concurrent buyer took the last units.",
-  tag: TAG,
-  access: "storefront",
-  status: 201,
-  durable: true,
-  idempotencyScope: cartScope,
-  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
-  params: CartParams,
-  body: PlaceOrderBody,
-  response: PlacedOrder,
-  handler: ({ tenant, params, body, customer }) => placeOrder(tenant, params.id, body, customer),
-});
-
 export const cartOperations = [
+  listCountriesOp,
   createCartOp,
   getCartOp,
   addCartItemOp,
@@ -216,5 +228,4 @@ export const cartOperations = [
   listPaymentMethodsOp,
   addressOp("shipping"),
   addressOp("billing"),
-  placeOrderOp,
 ];

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { CountryCode, Localized, Money } from "../catalog/schema.ts";
+import { CountryCode, Locale, Localized, Money } from "../catalog/schema.ts";
 import { Body, Id, named, Text, Timestamp } from "../core/schemas.ts";
 
-// Shapes of carts, addresses, coupons, shipping and payment methods on the wire (DOMAIN §3, §8).
+// Shapes of carts, addresses, countries, coupons, shipping and payment methods on the wire.
 
 export const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
 export const CartId = Id("cart");
@@ -104,6 +104,11 @@ export const ApplyCouponBody = Body({ code: Text({ min: 1, max: 64 }) });
 export const SetShippingMethodBody = Body({ shippingMethodId: Id("shp") });
 
 export const CartParams = Type.Object({ id: CartId });
+/**
+ * Idempotency scope of an anonymous shopper's writes to a cart (`CartParams`): the cart they act
+ * on, so a key cannot replay another cart's answer.
+ */
+export const cartIdempotencyScope = (input: Record<string, unknown>) => `cart:${String(input.id)}`;
 export const CartItemParams = Type.Object({ id: CartId, itemId: Id("item") });
 
 export const CartShippingMethod = named(
@@ -130,8 +135,13 @@ export const PaymentMethod = named(
   }),
 );
 
-export const PlaceOrderBody = Body({
-  email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
-  paymentMethodId: Type.Optional(Text({ min: 1, max: 64 })),
-  note: Type.Optional(Text({ max: 2000 })),
-});
+export const Country = named(
+  "Country",
+  Type.Object({
+    code: Type.String(),
+    name: Type.String(),
+    postalCodeRequired: Type.Boolean(),
+    shipsTo: Type.Boolean({ description: "Some active shipping method serves it" }),
+  }),
+);
+export const ListCountriesQuery = Type.Object({ locale: Type.Optional(Locale) });

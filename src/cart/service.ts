@@ -1,12 +1,13 @@
-import { checkPostalCode, isCountryCode } from "../catalog/countries.ts";
-import { getStore, money, type Store } from "../catalog/store.ts";
-import type { Localized, ProductImage } from "../catalog/tables.ts";
+import { getStore, money, type Store } from "../catalog/store-settings.ts";
+import type { Localized, ProductImage, products, variants } from "../catalog/tables.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
+import { checkPostalCode, isCountryCode } from "./countries.ts";
 import { type CouponRow, couponProblem, findCouponByCode } from "./coupons.ts";
 import { lineTaxRate, type PricedCart, priceCart, shippingTaxRate } from "./pricing.ts";
 import {
@@ -16,27 +17,15 @@ import {
   servesCountry,
   shippingCountries,
 } from "./shipping-methods.ts";
-import type { Address } from "./tables.ts";
+import type { Address, cartItems, carts } from "./tables.ts";
 
 // Carts (DOMAIN §3): every read prices the cart afresh from live prices, stock, coupon and
 // shipping method, and says what changed in `messages`.
 
 export const MAX_QUANTITY = 999;
 
-interface CartRow {
-  id: string;
-  status: "active" | "completed";
-  currency: string;
-  email: string | null;
-  customer_id: string | null;
-  coupon_code: string | null;
-  shipping_address: string | null;
-  billing_address: string | null;
-  shipping_method_id: string | null;
-  order_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** `SELECT *` of carts. */
+type CartRow = Row<typeof carts>;
 
 /** A cart line joined with its live variant and product (null when the variant is gone). */
 export interface CartLine {
@@ -99,6 +88,16 @@ function touch(tenant: TenantDb, cartId: string) {
   tenant.sqlite.query("UPDATE carts SET updated_at = ? WHERE id = ?").run(Date.now(), cartId);
 }
 
+/** The variant and product columns of a line (`v.id` as `v_id`); every one is null when the variant is gone. */
+type LiveColumns = { v_id: Row<typeof variants>["id"] } & Pick<
+  Row<typeof variants>,
+  "sku" | "title" | "price" | "tracked" | "on_hand" | "allow_backorder"
+> &
+  Pick<Row<typeof products>, "status" | "name" | "images" | "tax_rate" | "requires_shipping">;
+
+type LineRow = Pick<Row<typeof cartItems>, "id" | "product_id" | "variant_id" | "quantity" | "unit_price"> &
+  (LiveColumns | { [K in keyof LiveColumns]: null });
+
 function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
   const rows = tenant.sqlite
     .query(
@@ -111,25 +110,7 @@ function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
         WHERE i.cart_id = ?
         ORDER BY i.created_at, i.rowid`,
     )
-    .all(cartId) as {
-    id: string;
-    product_id: string;
-    variant_id: string;
-    quantity: number;
-    unit_price: number;
-    v_id: string | null;
-    sku: string | null;
-    title: string;
-    price: number;
-    tracked: number;
-    on_hand: number;
-    allow_backorder: number;
-    status: string;
-    name: string;
-    images: string;
-    tax_rate: number | null;
-    requires_shipping: number;
-  }[];
+    .all(cartId) as LineRow[];
   return rows.map((r) => ({
     id: r.id,
     productId: r.product_id,
@@ -330,15 +311,10 @@ export const getCart = (tenant: TenantDb, cartId: string) => cartView(loadPriced
 
 // ---------------------------------------------------------------- items
 
-interface VariantForSale {
-  id: string;
-  product_id: string;
-  price: number;
-  tracked: number;
-  on_hand: number;
-  allow_backorder: number;
-  sku: string | null;
-}
+type VariantForSale = Pick<
+  Row<typeof variants>,
+  "id" | "product_id" | "price" | "tracked" | "on_hand" | "allow_backorder" | "sku"
+>;
 
 /** The variant a shopper asks for: by variantId, or by productId of a single-variant product. Active products only. */
 function variantForSale(tenant: TenantDb, input: { variantId?: string; productId?: string }, path: string) {
@@ -381,7 +357,7 @@ function addLine(
   const variant = variantForSale(tenant, input, path);
   const existing = tenant.sqlite
     .query("SELECT id, quantity FROM cart_items WHERE cart_id = ? AND variant_id = ?")
-    .get(cartId, variant.id) as { id: string; quantity: number } | null;
+    .get(cartId, variant.id) as Pick<Row<typeof cartItems>, "id" | "quantity"> | null;
   const quantity = (existing?.quantity ?? 0) + input.quantity;
   if (quantity > MAX_QUANTITY) {
     throw new ApiError("VALIDATION_ERROR", `At most ${MAX_QUANTITY} of one item per cart`, [
@@ -442,7 +418,7 @@ export function addItem(
 function cartItem(tenant: TenantDb, cartId: string, itemId: string) {
   const item = tenant.sqlite
     .query("SELECT id, variant_id FROM cart_items WHERE id = ? AND cart_id = ?")
-    .get(itemId, cartId) as { id: string; variant_id: string } | null;
+    .get(itemId, cartId) as Pick<Row<typeof cartItems>, "id" | "variant_id"> | null;
   if (!item) throw notFound("Cart item");
   return item;
 }

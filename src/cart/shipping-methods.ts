@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
-import { isCountryCode } from "../catalog/countries.ts";
-import { checkLocalized, getStore, money } from "../catalog/store.ts";
+import { checkLocalized, getStore, money } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { ApiError, notFound } from "../core/errors.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
+import { isCountryCode } from "./countries.ts";
 import { shippingMethods } from "./tables.ts";
 
 // Shipping methods (DOMAIN §8): admin CRUD plus the reads the cart and the countries list use.
@@ -44,20 +45,8 @@ export interface ShippingMethodInput {
   position?: number;
 }
 
-interface SqlRow {
-  id: string;
-  name: string;
-  description: string | null;
-  price: number;
-  free_over: number | null;
-  countries: string;
-  min_days: number | null;
-  max_days: number | null;
-  active: number;
-  position: number;
-  created_at: number;
-  updated_at: number;
-}
+/** `SELECT *` of shipping_methods. */
+type SqlRow = Row<typeof shippingMethods>;
 
 const fromSql = (r: SqlRow): ShippingMethodRecord => ({
   id: r.id,
@@ -126,9 +115,10 @@ export function servesCountry(method: Pick<ShippingMethodRow, "countries">, coun
 
 /** The countries some active method serves, or "all" when an active method serves every country. */
 export function shippingCountries(tenant: TenantDb): Set<string> | "all" {
-  const rows = tenant.sqlite.query("SELECT countries FROM shipping_methods WHERE active = 1").all() as {
-    countries: string;
-  }[];
+  const rows = tenant.sqlite.query("SELECT countries FROM shipping_methods WHERE active = 1").all() as Pick<
+    SqlRow,
+    "countries"
+  >[];
   const served = new Set<string>();
   for (const row of rows) {
     const countries = JSON.parse(row.countries) as string[];

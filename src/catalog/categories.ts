@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { ApiError, notFound } from "../core/errors.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { iso } from "../lib/time.ts";
-import { checkLocalized, getStore } from "./store.ts";
+import { checkLocalized, getStore } from "./store-settings.ts";
 import { categories, type Localized } from "./tables.ts";
 
 export interface CategoryInput {
@@ -16,17 +17,8 @@ export interface CategoryInput {
   position?: number;
 }
 
-interface CategoryRow {
-  id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  parent_id: string | null;
-  position: number;
-  created_at: number;
-  updated_at: number;
-  product_count: number;
-}
+/** `c.*` plus the computed `product_count` of SELECT below. */
+type CategoryRow = Row<typeof categories> & { product_count: number };
 
 const toView = (row: CategoryRow) => ({
   id: row.id,
@@ -57,9 +49,10 @@ export function getCategory(tenant: TenantDb, id: string) {
 }
 
 function slugTaken(tenant: TenantDb, slug: string, except?: string): boolean {
-  const row = tenant.sqlite.query("SELECT id FROM categories WHERE slug = ?").get(slug) as {
-    id: string;
-  } | null;
+  const row = tenant.sqlite.query("SELECT id FROM categories WHERE slug = ?").get(slug) as Pick<
+    Row<typeof categories>,
+    "id"
+  > | null;
   return row !== null && row.id !== except;
 }
 
@@ -73,7 +66,7 @@ function checkParent(tenant: TenantDb, id: string | undefined, parentId: string)
          UNION SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id)
        SELECT id FROM up`,
     )
-    .all(parentId) as { id: string }[];
+    .all(parentId) as Pick<Row<typeof categories>, "id">[];
   if (ancestors.length === 0) {
     throw new ApiError("VALIDATION_ERROR", "The parent category does not exist", [
       { path: "/body/parentId", message: "unknown category" },
@@ -147,7 +140,7 @@ export function unknownCategories(tenant: TenantDb, ids: string[]): string[] {
   if (ids.length === 0) return [];
   const found = tenant.sqlite
     .query("SELECT id FROM categories WHERE id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(ids)) as { id: string }[];
+    .all(JSON.stringify(ids)) as Pick<Row<typeof categories>, "id">[];
   const known = new Set(found.map((r) => r.id));
   return ids.filter((id) => !known.has(id));
 }

@@ -1,5 +1,7 @@
 import { ApiError, notFound } from "../core/errors.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { variants } from "./tables.ts";
 
 export interface InventoryChange {
   onHand?: number;
@@ -8,14 +10,11 @@ export interface InventoryChange {
   allowBackorder?: boolean;
 }
 
-interface LevelRow {
-  id: string;
-  product_id: string;
-  sku: string | null;
-  tracked: number;
-  on_hand: number;
-  allow_backorder: number;
-}
+/** The columns of SELECT below. */
+type LevelRow = Pick<
+  Row<typeof variants>,
+  "id" | "product_id" | "sku" | "tracked" | "on_hand" | "allow_backorder"
+>;
 
 const view = (row: LevelRow) => ({
   variantId: row.id,

@@ -1,7 +1,7 @@
 import type { Module } from "../core/module.ts";
 import { catalogOperations } from "./routes.ts";
 import { seedDemoCatalog } from "./seed.ts";
-import { initializeStore } from "./store.ts";
+import { initializeStore } from "./store-settings.ts";
 
 export const catalogModule: Module = {
   name: "catalog",

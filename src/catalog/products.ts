@@ -1,5 +1,6 @@
 import { ApiError, type ErrorDetail, notFound } from "../core/errors.ts";
 import type { PageParams } from "../core/schemas.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
@@ -8,8 +9,16 @@ import { iso } from "../lib/time.ts";
 import { unknownCategories } from "./categories.ts";
 import type { ProductSort } from "./schema.ts";
 import { indexProduct, removeFromIndex, toMatchQuery } from "./search.ts";
-import { checkLocalized, getStore, money } from "./store.ts";
-import type { Localized, ProductImage, ProductOption, ProductStatus } from "./tables.ts";
+import { checkLocalized, getStore, money } from "./store-settings.ts";
+import type {
+  Localized,
+  ProductImage,
+  ProductOption,
+  ProductStatus,
+  productCategories,
+  products,
+  variants,
+} from "./tables.ts";
 
 // ---------------------------------------------------------------- input
 
@@ -39,37 +48,11 @@ export interface ProductInput {
 
 // ---------------------------------------------------------------- rows and views
 
-interface ProductRow {
-  seq: number;
-  id: string;
-  slug: string;
-  status: ProductStatus;
-  name: string;
-  description: string | null;
-  tags: string;
-  images: string;
-  options: string;
-  tax_rate: number | null;
-  requires_shipping: number;
-  min_price: number;
-  max_price: number;
-  created_at: number;
-  updated_at: number;
-}
+/** `SELECT *` / `p.*` of products. */
+type ProductRow = Row<typeof products>;
 
-interface VariantRow {
-  id: string;
-  product_id: string;
-  sku: string | null;
-  title: string;
-  options: string;
-  price: number;
-  compare_at_price: number | null;
-  tracked: number;
-  on_hand: number;
-  allow_backorder: number;
-  position: number;
-}
+/** `SELECT *` of variants. */
+type VariantRow = Row<typeof variants>;
 
 const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
 
@@ -123,7 +106,7 @@ function assemble(tenant: TenantDb, rows: ProductRow[], currency: string): Produ
       `SELECT product_id, category_id FROM product_categories
         WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
     )
-    .all(ids) as { product_id: string; category_id: string }[];
+    .all(ids) as Pick<Row<typeof productCategories>, "product_id" | "category_id">[];
   const variantsOf = new Map<string, VariantRow[]>();
   for (const v of variantRows) {
     const list = variantsOf.get(v.product_id);
@@ -312,14 +295,15 @@ function checkSkus(tenant: TenantDb, productId: string, variants: ResolvedVarian
   if (skus.length === 0) return;
   const taken = tenant.sqlite
     .query("SELECT sku FROM variants WHERE sku IN (SELECT value FROM json_each(?)) AND product_id <> ?")
-    .all(JSON.stringify(skus), productId) as { sku: string }[];
+    .all(JSON.stringify(skus), productId) as Pick<VariantRow, "sku">[];
   if (taken.length) throw new ApiError("CONFLICT", `SKU ${taken[0]!.sku} is already used by another product`);
 }
 
 function slugTaken(tenant: TenantDb, slug: string, except: string): boolean {
-  const row = tenant.sqlite.query("SELECT id FROM products WHERE slug = ?").get(slug) as {
-    id: string;
-  } | null;
+  const row = tenant.sqlite.query("SELECT id FROM products WHERE slug = ?").get(slug) as Pick<
+    Row<typeof products>,
+    "id"
+  > | null;
   return row !== null && row.id !== except;
 }
 
@@ -451,7 +435,10 @@ function save(
         link.run(id, categoryId, position);
       });
     }
-    const { seq } = db.query("SELECT seq FROM products WHERE id = ?").get(id) as { seq: number };
+    const { seq } = db.query("SELECT seq FROM products WHERE id = ?").get(id) as Pick<
+      Row<typeof products>,
+      "seq"
+    >;
     indexProduct(tenant, {
       seq,
       name,
@@ -477,7 +464,10 @@ export function updateProduct(tenant: TenantDb, id: string, input: ProductInput)
 }
 
 export function deleteProduct(tenant: TenantDb, id: string): void {
-  const row = tenant.sqlite.query("SELECT seq FROM products WHERE id = ?").get(id) as { seq: number } | null;
+  const row = tenant.sqlite.query("SELECT seq FROM products WHERE id = ?").get(id) as Pick<
+    Row<typeof products>,
+    "seq"
+  > | null;
   if (!row) throw notFound("Product");
   tenant.sqlite.transaction(() => {
     tenant.sqlite.query("DELETE FROM products WHERE id = ?").run(id);

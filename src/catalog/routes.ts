@@ -1,20 +1,16 @@
 import { Type } from "@sinclair/typebox";
-import { shippingCountries } from "../cart/shipping-methods.ts";
 import { defineOperation, Paged } from "../core/operation.ts";
 import { pageOf } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
-import { listCountries } from "./countries.ts";
 import { updateInventory } from "./inventory.ts";
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products.ts";
 import {
   AdminListProductsQuery,
   Category,
   CategoryIdParams,
-  Country,
   CreateCategoryBody,
   CreateProductBody,
   InventoryLevel,
-  ListCountriesQuery,
   ListProductsQuery,
   Product,
   ProductIdOrSlug,
@@ -27,7 +23,7 @@ import {
   UpdateStoreBody,
   VariantIdParams,
 } from "./schema.ts";
-import { getStore, publicStore, storeView, updateStore } from "./store.ts";
+import { getStore, publicStore, storeView, updateStore } from "./store-settings.ts";
 
 const CATALOG = "Catalog";
 const ADMIN_CATALOG = "Admin: catalog";
@@ -103,29 +99,6 @@ const getStoreOp = defineOperation({
   autoGrant: true,
   response: PublicStore,
   handler: ({ tenant }) => publicStore(getStore(tenant)),
-});
-
-const listCountriesOp = defineOperation({
-  method: "GET",
-  path: "/v1/countries",
-  operationId: "listCountries",
-  cacheable: true,
-  summary: "Every country, for address forms",
-  description:
-    "Names in the store's default locale or `?locale=`, whether a postal code is required, and `shipsTo` " +
-    "where an active shipping method serves the country.",
-  tag: CATALOG,
-  access: "storefront",
-  autoGrant: true,
-  query: ListCountriesQuery,
-  response: Type.Array(Country),
-  handler: ({ tenant, query }) => {
-    const served = shippingCountries(tenant);
-    return listCountries(
-      query.locale ?? getStore(tenant).defaultLocale,
-      (code) => served === "all" || served.has(code),
-    );
-  },
 });
 
 // ---------------------------------------------------------------- admin: products
@@ -319,7 +292,6 @@ export const catalogOperations = [
   getProductOp,
   listCategoriesOp,
   getStoreOp,
-  listCountriesOp,
   adminListProductsOp,
   adminCreateProductOp,
   adminGetProductOp,

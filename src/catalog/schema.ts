@@ -12,7 +12,7 @@ export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,118}[a-z0-9])?$";
 export const MAX_VARIANTS = 100;
 export const MAX_OPTIONS = 3;
 
-const Locale = Type.String({ pattern: LOCALE_PATTERN, maxLength: 20 });
+export const Locale = Type.String({ pattern: LOCALE_PATTERN, maxLength: 20 });
 export const CountryCode = Type.String({ pattern: COUNTRY_PATTERN, description: "ISO 3166-1 alpha-2" });
 const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 120 });
 const MinorUnits = (description: string) =>
@@ -289,16 +289,3 @@ export const UpdateInventoryBody = Body({
   allowBackorder: Type.Optional(Type.Boolean()),
 });
 export const VariantIdParams = Type.Object({ variantId: Id("var") });
-
-// ---------------------------------------------------------------- countries
-
-export const Country = named(
-  "Country",
-  Type.Object({
-    code: Type.String(),
-    name: Type.String(),
-    postalCodeRequired: Type.Boolean(),
-    shipsTo: Type.Boolean({ description: "Some active shipping method serves it" }),
-  }),
-);
-export const ListCountriesQuery = Type.Object({ locale: Type.Optional(Locale) });

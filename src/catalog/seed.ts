@@ -1,9 +1,10 @@
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { slugify } from "../lib/slug.ts";
 import { createCategory } from "./categories.ts";
 import { createProduct, type VariantInput } from "./products.ts";
-import { getStore, type Store, updateStore } from "./store.ts";
-import type { Localized, ProductImage, ProductOption, ProductStatus } from "./tables.ts";
+import { getStore, type Store, updateStore } from "./store-settings.ts";
+import type { categories, Localized, ProductImage, ProductOption, ProductStatus } from "./tables.ts";
 
 // Demo and benchmark catalogs, generated from the word lists below. Everything is derived from
 // indexes and a seeded PRNG, so every run builds the same catalog (only the generated ids differ).
@@ -414,7 +415,7 @@ function ensureCategories(tenant: TenantDb): Map<string, string> {
   const find = tenant.sqlite.query("SELECT id FROM categories WHERE slug = ?");
   const visit = (specs: CategorySpec[], parentId: string | null) => {
     specs.forEach((spec, position) => {
-      const existing = find.get(spec.slug) as { id: string } | null;
+      const existing = find.get(spec.slug) as Pick<Row<typeof categories>, "id"> | null;
       const id =
         existing?.id ??
         createCategory(tenant, {

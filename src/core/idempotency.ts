@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import { canonicalJson } from "../lib/json.ts";
 import { ApiError } from "./errors.ts";
 import type { CookieToSet } from "./operation.ts";
 
@@ -41,7 +42,7 @@ export function validIdempotencyKey(key: string | undefined): string | undefined
 /** The same operation with the same input, whichever transport carried it. */
 export function idempotencyHash(operationId: string, input: Record<string, unknown>): string {
   return createHash("sha256")
-    .update(`${operationId}\n${JSON.stringify(input)}`)
+    .update(`${operationId}\n${canonicalJson(input)}`)
     .digest("hex");
 }
 

@@ -4,8 +4,8 @@ import type { JobHandler } from "./outbox.ts";
 
 /**
  * A domain as the service composes it (src/modules.ts): its operations, the work it runs after
- * commits, what it writes into a new organization's file, and its demo data. Its tables live in
- * its `tables.ts`, listed in the Drizzle config of the database they belong to.
+ * commits, what it writes into a new organization's file, and its demo data. Its tables, if any,
+ * live in its `tables.ts`, listed in the Drizzle config of the database they belong to.
  */
 export interface Module {
   name: string;

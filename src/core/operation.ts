@@ -3,8 +3,9 @@ import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { PageParams } from "./schemas.ts";
+import type { Scope } from "./scope.ts";
 
-export type Scope = "storefront" | "admin";
+export type { Scope } from "./scope.ts";
 export type CallerType = "agent" | "api-key" | "session" | "host";
 
 /** Who is calling `/v1`, resolved once per request by the transport. */
@@ -164,7 +165,7 @@ export interface Operation<
   durable?: boolean;
   /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */
   agent?: boolean;
-  /** Granted to a new agent without merchant approval (storefront reads only, AGENTS.md §5.1). */
+  /** Granted to a new agent without merchant approval: storefront reads only (see core/registry.ts). */
   autoGrant?: boolean;
   handler: (ctx: OperationContext<P, Q, B, X>) => Result<R> | Promise<Result<R>>;
 }

@@ -1,6 +1,6 @@
 import type { Operation } from "./operation.ts";
 
-/** Operations an agent may be granted without approval must be harmless reads (AGENTS.md §5.1). */
+/** Operations an agent may be granted without a merchant's approval must be harmless storefront reads. */
 const AUTO_GRANT_EXCEPTIONS = new Set(["createCart"]);
 
 /**

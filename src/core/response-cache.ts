@@ -1,8 +1,8 @@
 import type { TenantDb } from "../db/tenant-pool.ts";
 
 // Storefront catalog reads (operations marked `cacheable`) are the same for every caller of a
-// tenant, so their rendered bodies are kept per tenant handle and URL. Any tenant write made
-// through this process bumps the handle's generation (the pipeline calls `tenantWritten` after
+// tenant, so their rendered bodies are kept per tenant handle, operation and input. Any tenant write made
+// through this process bumps the handle's generation (the executor calls `tenantWritten` after
 // each commit); a write by another process (the CLI) shows in SQLite's `PRAGMA data_version`.
 // Either empties the tenant's cache, so a body is never served after the data behind it changed.
 

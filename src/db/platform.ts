@@ -2,13 +2,10 @@ import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
-import * as tables from "../auth/tables.ts";
-import type { Scope } from "../core/operation.ts";
+import type { Scope } from "../core/scope.ts";
 import { TtlCache } from "../lib/ttl-cache.ts";
 import { migrations } from "./migrations/platform/index.ts";
 import { migrate, openSqlite } from "./sqlite.ts";
-
-export type PlatformSchema = typeof tables;
 
 /**
  * Credentials resolved on every request are kept for a moment. This process's own changes
@@ -27,7 +24,7 @@ export interface ResolvedApiKey {
 /** The control plane: organizations, domains, users, memberships, sessions, API keys. */
 export interface PlatformDb {
   sqlite: Database;
-  db: BunSQLiteDatabase<PlatformSchema>;
+  db: BunSQLiteDatabase;
   /** Valid API keys (by the key itself) and verified hosts (→ org id), see CREDENTIAL_CACHE_MS. */
   cache: { apiKeys: TtlCache<ResolvedApiKey>; hosts: TtlCache<string> };
 }
@@ -39,7 +36,8 @@ export interface PlatformDb {
 export function openPlatformDb(dataDir: string): PlatformDb {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = openSqlite(join(dataDir, "platform.sqlite"), { create: true, synchronous: "FULL" });
-  const db = drizzle({ client: sqlite, schema: tables });
+  // No schema registered: the auth module's tables (src/auth/tables.ts) are used as query builders.
+  const db = drizzle({ client: sqlite });
   migrate(sqlite, db, migrations);
   const cache = {
     apiKeys: new TtlCache<ResolvedApiKey>(CREDENTIAL_CACHE_MS),

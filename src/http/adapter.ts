@@ -3,7 +3,7 @@ import { type CallerResolver, readCookie } from "../auth/caller.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
-import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../orders/customer-session.ts";
+import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
 import { readJsonBody, readRawBody } from "./body.ts";
 import { cookieHeader } from "./cookies.ts";
 import { errorResponse, JSON_HEADERS } from "./respond.ts";

@@ -1,15 +1,25 @@
 import { Type } from "@sinclair/typebox";
 import { named, type PageParams, PageQuery, Text, Timestamp } from "../core/schemas.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { likeContains } from "../lib/sql.ts";
 import { iso } from "../lib/time.ts";
-import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
 import { FulfillmentStatus, OrderStatus, OrderTotals, PaymentStatus } from "./schema.ts";
+import type { orders } from "./tables.ts";
 import { orderTotals } from "./view.ts";
 
 // Order lists (storefront "my orders" and the admin list) show a summary per order, read in one
 // query for the page plus one count, instead of the full order (lines, refunds, fulfillments,
 // events), which would cost several queries per order. The full order is one GET away.
+
+/**
+ * SQL condition (orders aliased `o`) for the orders a signed-in customer sees as theirs: placed
+ * from a cart that belonged to that customer's session. Guest checkouts with the same email, made
+ * before or after the account existed, stay out. Place-order must set `carts.customer_id` from
+ * the customer session; `GET /v1/orders` uses `o.customer_id = ? AND ${ACCOUNT_ORDER_SQL}`.
+ */
+export const ACCOUNT_ORDER_SQL =
+  "EXISTS (SELECT 1 FROM carts account_cart WHERE account_cart.id = o.cart_id AND account_cart.customer_id = o.customer_id)";
 
 export const OrderSummary = named(
   "OrderSummary",
@@ -63,25 +73,26 @@ export interface OrderListFilter {
   to?: string;
 }
 
-interface SummaryRow {
-  id: string;
-  number: number;
-  status: string;
-  payment_status: string;
-  fulfillment_status: string;
-  email: string;
-  customer_id: string;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  tax: number;
-  total: number;
-  refunded: number;
-  item_count: number;
-  placed_at: number;
-  updated_at: number;
-}
+/** The columns of the page query in `listOrders`, with its computed `item_count`. */
+type SummaryRow = Pick<
+  Row<typeof orders>,
+  | "id"
+  | "number"
+  | "status"
+  | "payment_status"
+  | "fulfillment_status"
+  | "email"
+  | "customer_id"
+  | "currency"
+  | "subtotal"
+  | "discount"
+  | "shipping"
+  | "tax"
+  | "total"
+  | "refunded"
+  | "placed_at"
+  | "updated_at"
+> & { item_count: number };
 
 /** One page of order summaries, newest first (ties broken by id), and the total count: two queries. */
 export function listOrders(tenant: TenantDb, filter: OrderListFilter, page: PageParams) {

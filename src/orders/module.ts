@@ -1,8 +1,8 @@
 import type { Module } from "../core/module.ts";
-import { customerOperations } from "./customer-routes.ts";
 import { orderOperations } from "./routes.ts";
 
+/** Placing orders, the order lifecycle and the dashboard statistics; its tables also hold the customers'. */
 export const ordersModule: Module = {
   name: "orders",
-  operations: [...orderOperations, ...customerOperations],
+  operations: orderOperations,
 };

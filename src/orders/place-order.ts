@@ -1,21 +1,67 @@
 import { sha256Hex } from "../auth/crypto.ts";
+import { normalizeEmail } from "../auth/service.ts";
 import { loadPricedCart, paymentMethodsFor } from "../cart/service.ts";
+import type { variants } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
-import { findOrCreateCustomer } from "./customers.ts";
-import { addOrderEvent, orderView } from "./view.ts";
+import { addOrderEvent } from "./service.ts";
+import type { customers } from "./tables.ts";
+import { orderView } from "./view.ts";
+
+export interface CustomerNames {
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+}
+
+/**
+ * The customer of an email (case-insensitive), created when there is none. Synchronous, for
+ * place-order's transaction. A guest customer's names and phone follow the latest checkout that
+ * gives them; an account's profile is never changed by a checkout (an email alone proves nothing).
+ */
+export function findOrCreateCustomer(
+  tenant: TenantDb,
+  email: string,
+  names: CustomerNames = {},
+): { id: string; email: string } {
+  const normalized = normalizeEmail(email);
+  const db = tenant.sqlite;
+  const existing = db
+    .query("SELECT id, email, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
+    .get(normalized) as (Pick<Row<typeof customers>, "id" | "email"> & { has_account: number }) | null;
+  const firstName = names.firstName ?? null;
+  const lastName = names.lastName ?? null;
+  const phone = names.phone ?? null;
+  const now = Date.now();
+  if (existing) {
+    if (!existing.has_account && (firstName !== null || lastName !== null || phone !== null)) {
+      db.query(
+        `UPDATE customers SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
+                phone = coalesce(?, phone), updated_at = ? WHERE id = ?`,
+      ).run(firstName, lastName, phone, now, existing.id);
+    }
+    return { id: existing.id, email: existing.email };
+  }
+  const id = newId("cus");
+  db.query(
+    `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
+  ).run(id, normalized, firstName, lastName, phone, now, now);
+  return { id, email: normalized };
+}
 
 const refuse = (message: string, path = "/body") =>
   new ApiError("UNPROCESSABLE", message, [{ path, message }]);
 
 /**
- * Converts a cart into an order (DOMAIN §5). Runs inside the caller's BEGIN IMMEDIATE
- * transaction (the place-order operation is transactional and durable): stock is taken with
- * conditional UPDATEs, so concurrent buyers of the last units can never oversell; the coupon
- * use is counted against its limit the same way; then the customer, the order with its lines
- * and first event, and the completed cart are written. Any refusal rolls all of it back.
+ * Converts a cart into an order. Runs inside the caller's BEGIN IMMEDIATE transaction (the
+ * place-order operation is transactional and durable): stock is taken with conditional UPDATEs,
+ * so concurrent buyers of the last units can never oversell; the coupon use is counted against
+ * its limit the same way; then the customer, the order with its lines and first event, and the
+ * completed cart are written. Any refusal rolls all of it back.
  */
 export function placeOrder(
   tenant: TenantDb,
@@ -75,9 +121,9 @@ export function placeOrder(
       .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
       .run(line.quantity, line.variantId);
     if (result.changes === 0) {
-      const now = tenant.sqlite.query("SELECT on_hand FROM variants WHERE id = ?").get(line.variantId) as {
-        on_hand: number;
-      } | null;
+      const now = tenant.sqlite
+        .query("SELECT on_hand FROM variants WHERE id = ?")
+        .get(line.variantId) as Pick<Row<typeof variants>, "on_hand"> | null;
       throw new ApiError(
         "INSUFFICIENT_STOCK",
         `Not enough stock of ${variant.sku ?? line.variantId}: ${now?.on_hand ?? 0} available`,

@@ -1,17 +1,26 @@
 import { timingSafeEqual } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { sha256Hex } from "../auth/crypto.ts";
+import { CartParams, cartIdempotencyScope } from "../cart/schema.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import { type Caller, defineOperation, type Operation, Paged } from "../core/operation.ts";
 import { Body, Id, pageOf, Text } from "../core/schemas.ts";
-import { ACCOUNT_ORDER_SQL } from "./accounts.ts";
-import { AdminListOrdersQuery, ListOrdersQuery, listOrders, OrderSummary } from "./list.ts";
-import { Order } from "./schema.ts";
+import {
+  ACCOUNT_ORDER_SQL,
+  AdminListOrdersQuery,
+  ListOrdersQuery,
+  listOrders,
+  OrderSummary,
+} from "./list.ts";
+import { placeOrder } from "./place-order.ts";
+import { DashboardStats, Order, PlacedOrder, PlaceOrderBody, StatsQuery } from "./schema.ts";
 import { cancelOrder, fulfillOrder, markOrderPaid, refundOrder } from "./service.ts";
+import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
 import { findOrderRow, type OrderRow, orderView } from "./view.ts";
 
 const ORDERS = "Orders";
 const ADMIN_ORDERS = "Admin: orders";
+const ADMIN_DASHBOARD = "Admin: dashboard";
 
 const OrderIdParams = Type.Object({ id: Id("ord") });
 
@@ -54,9 +63,9 @@ function tokenMatches(token: string, hash: string): boolean {
 }
 
 /**
- * DOMAIN §6: callers with admin scope, API keys and granted agents of the tenant, the customer
- * session that owns the order, or anyone with its access token. Everyone else learns nothing:
- * the answer is the same 404 as for an order that does not exist.
+ * Who may read an order: callers with admin scope, API keys and granted agents of the tenant, the
+ * customer session that owns the order, or anyone with its access token. Everyone else learns
+ * nothing: the answer is the same 404 as for an order that does not exist.
  */
 function mayRead(caller: Caller, row: OrderRow, token: string | undefined, customerOwns: () => boolean) {
   if (caller.scopes.includes("admin")) return true;
@@ -66,6 +75,28 @@ function mayRead(caller: Caller, row: OrderRow, token: string | undefined, custo
 }
 
 // ---------------------------------------------------------------- storefront
+
+const placeOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/carts/{id}/place-order",
+  operationId: "placeOrder",
+  summary: "Place the order",
+  description:
+    "Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with " +
+    "`accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item " +
+    "cannot be served, also when a concurrent buyer took the last units.",
+  // Listed with the cart it completes.
+  tag: "Carts",
+  access: "storefront",
+  status: 201,
+  durable: true,
+  idempotencyScope: cartIdempotencyScope,
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
+  params: CartParams,
+  body: PlaceOrderBody,
+  response: PlacedOrder,
+  handler: ({ tenant, params, body, customer }) => placeOrder(tenant, params.id, body, customer),
+});
 
 const listOrdersOp = defineOperation({
   method: "GET",
@@ -242,8 +273,29 @@ const adminMarkOrderPaidOp = defineOperation({
   },
 });
 
-/** Storefront and admin orders (DOMAIN §6). */
+// ---------------------------------------------------------------- admin: dashboard
+
+const adminDashboardStatsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/dashboard/stats",
+  operationId: "adminDashboardStats",
+  summary: "Dashboard statistics over a date range",
+  description:
+    `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
+    `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
+    "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
+    "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
+    "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
+  tag: ADMIN_DASHBOARD,
+  access: "admin",
+  query: StatsQuery,
+  response: DashboardStats,
+  handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
+});
+
+/** Placing orders, storefront and admin orders, and the dashboard statistics drawn from them. */
 export const orderOperations: Operation[] = [
+  placeOrderOp,
   listOrdersOp,
   getOrderOp,
   adminListOrdersOp,
@@ -252,4 +304,5 @@ export const orderOperations: Operation[] = [
   adminRefundOrderOp,
   adminCancelOrderOp,
   adminMarkOrderPaidOp,
+  adminDashboardStatsOp,
 ];

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { AddressInput } from "../cart/schema.ts";
 import { Localized, Money } from "../catalog/schema.ts";
-import { Nullable, named, Timestamp } from "../core/schemas.ts";
+import { Body, Nullable, named, Text, Timestamp } from "../core/schemas.ts";
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./tables.ts";
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -83,9 +83,49 @@ export const Order = named(
   }),
 );
 
+export const PlaceOrderBody = Body({
+  email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
+  paymentMethodId: Type.Optional(Text({ min: 1, max: 64 })),
+  note: Type.Optional(Text({ max: 2000 })),
+});
+
 export const PlacedOrder = Type.Composite([
   Order,
   Type.Object({
     accessToken: Type.String({ description: "Lets a guest read this order: GET /v1/orders/{id}?token=" }),
   }),
 ]);
+
+export const StatsQuery = Type.Object({
+  from: Type.Optional(
+    Type.String({ format: "date-time", maxLength: 40, description: "Default: to − 30 days" }),
+  ),
+  to: Type.Optional(Type.String({ format: "date-time", maxLength: 40, description: "Default: now" })),
+});
+
+export const DashboardStats = named(
+  "DashboardStats",
+  Type.Object({
+    from: Timestamp,
+    to: Timestamp,
+    revenue: Money,
+    ordersCount: Type.Integer(),
+    averageOrderValue: Money,
+    customersCount: Type.Integer(),
+    newCustomersCount: Type.Integer(),
+    productsCount: Type.Integer(),
+    lowStockVariants: Type.Integer(),
+    ordersAwaitingPayment: Type.Integer(),
+    ordersAwaitingFulfillment: Type.Integer(),
+    topProducts: Type.Array(
+      Type.Object({ productId: Type.String(), name: Localized, quantity: Type.Integer(), revenue: Money }),
+    ),
+    salesByDay: Type.Array(
+      Type.Object({
+        date: Type.String({ description: "YYYY-MM-DD (UTC)" }),
+        orders: Type.Integer(),
+        revenue: Money,
+      }),
+    ),
+  }),
+);

@@ -1,14 +1,28 @@
 import { ApiError } from "../core/errors.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
-import type { OrderPaymentMethod } from "./tables.ts";
-import { addOrderEvent, findOrderRow, type OrderRow } from "./view.ts";
+import type { OrderPaymentMethod, orders } from "./tables.ts";
+import { findOrderRow, type OrderRow } from "./view.ts";
 
-// The order state machine of DOMAIN §6. Every move reads the order, checks that the move is
-// allowed from its current state (else a 409 naming that state), then applies it with a
-// compare-and-set UPDATE on the state it checked, and appends an event. The moves run inside
-// the caller's transaction (the operations are transactional and durable) and never await.
+// The order state machine. Every move reads the order, checks that the move is allowed from its
+// current state (else a 409 naming that state), then applies it with a compare-and-set UPDATE on
+// the state it checked, and appends an event. The moves run inside the caller's transaction (the
+// operations are transactional and durable) and never await.
+
+/** Appends an event to the order's history; place-order and every state move call this in their transaction. */
+export function addOrderEvent(
+  tenant: TenantDb,
+  orderId: string,
+  type: string,
+  message: string,
+  at = Date.now(),
+) {
+  tenant.sqlite
+    .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
+    .run(newId("evt"), orderId, type, message, at);
+}
 
 /** Payment states in which the order's money was received (and not all of it given back). */
 const PAID = new Set(["paid", "partially_refunded"]);
@@ -95,7 +109,7 @@ export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
   const db = tenant.sqlite;
   const claimed = db
     .query("UPDATE orders SET coupon_counted = 0 WHERE id = ? AND coupon_counted = 1 RETURNING coupon")
-    .get(orderId) as { coupon: string | null } | null;
+    .get(orderId) as Pick<Row<typeof orders>, "coupon"> | null;
   if (!claimed) return false;
   const code = parseJsonOrNull<{ code: string }>(claimed.coupon)?.code ?? null;
   if (code) {

@@ -1,11 +1,12 @@
-import { getStore, money } from "../catalog/store.ts";
-import type { Localized } from "../catalog/tables.ts";
+import { getStore, money } from "../catalog/store-settings.ts";
+import type { Localized, products } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
+import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { iso } from "../lib/time.ts";
-import { CAPTURED_PAYMENT_SQL } from "./customers.ts";
+import type { orderItems, orders } from "./tables.ts";
 
-// Dashboard statistics (DOMAIN §9). Every figure is an SQL aggregate; no order is loaded.
+// Dashboard statistics. Every figure is an SQL aggregate; no order is loaded.
 //
 // The range is half-open, [from, to), on `placed_at`:
 // - revenue: money kept from orders placed in the range whose payment was taken (paid,
@@ -48,6 +49,12 @@ export function divideRounded(a: number, b: number): number {
   const q = Math.floor((2 * Math.abs(a) + b) / (2 * b));
   return a < 0 ? -q : q;
 }
+
+/**
+ * Payment states in which the order's money was taken (refunds are subtracted separately): the
+ * revenue rule here and of the customers' `totalSpent`, so the customers' totals add up to it.
+ */
+export const CAPTURED_PAYMENT_SQL = "('paid', 'partially_refunded', 'refunded')";
 
 const CAPTURED = `payment_status IN ${CAPTURED_PAYMENT_SQL}`;
 
@@ -105,13 +112,14 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
         ORDER BY revenue DESC, quantity DESC, i.product_id
         LIMIT 5`,
     )
-    .all(from, to) as {
-    product_id: string;
+    .all(from, to) as (Pick<Row<typeof orderItems>, "product_id"> & {
     quantity: number;
     revenue: number;
-    sold_name: string;
-    current_name: string | null;
-  }[];
+    last_sold: Row<typeof orders>["placed_at"];
+    sold_name: Row<typeof orderItems>["product_name"];
+    /** Null when the product no longer exists (LEFT JOIN). */
+    current_name: Row<typeof products>["name"] | null;
+  })[];
 
   const days = db
     .query(

@@ -1,14 +1,14 @@
 import type { Address } from "../cart/tables.ts";
-import { money } from "../catalog/store.ts";
+import { money } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import type { OrderCoupon, OrderPaymentMethod, OrderShippingMethod } from "./tables.ts";
 
-// The order as the API shows it (DOMAIN §6), read in a fixed number of queries.
+// Reads of an order: its row, and the order as the API shows it, read in a fixed number of
+// queries. The writes are the state machine's (service.ts) and place-order's.
 
 export interface OrderRow {
   id: string;
@@ -166,17 +166,4 @@ export function orderView(tenant: TenantDb, orderId: string) {
     cancelledAt: isoOrNull(row.cancelled_at),
     updatedAt: iso(row.updated_at),
   };
-}
-
-/** Appends an event to the order's history; every state move calls this in its transaction. */
-export function addOrderEvent(
-  tenant: TenantDb,
-  orderId: string,
-  type: string,
-  message: string,
-  at = Date.now(),
-) {
-  tenant.sqlite
-    .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
-    .run(newId("evt"), orderId, type, message, at);
 }

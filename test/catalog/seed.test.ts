@@ -6,7 +6,7 @@ import { closeContext, createContext } from "../../src/app-context.ts";
 import { listCategories } from "../../src/catalog/categories.ts";
 import { listProducts, type ProductView } from "../../src/catalog/products.ts";
 import { seedDemoCatalog, seedProducts } from "../../src/catalog/seed.ts";
-import { getStore } from "../../src/catalog/store.ts";
+import { getStore } from "../../src/catalog/store-settings.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { TenantDb } from "../../src/db/tenant-pool.ts";
 import { ensureDemoTenant } from "../../src/demo.ts";

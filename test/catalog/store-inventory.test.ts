@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getStore, updateStore } from "../../src/catalog/store.ts";
+import { getStore, updateStore } from "../../src/catalog/store-settings.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type AdminClient, adminClient, shirtProduct, simpleProduct } from "../helpers/catalog.ts";
 

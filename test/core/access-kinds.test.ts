@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { ApiError } from "../../src/core/errors.ts";
 import { Executor } from "../../src/core/executor.ts";
 import { type Caller, defineOperation } from "../../src/core/operation.ts";
-import { signedInCustomer } from "../../src/orders/customer-session.ts";
+import { signedInCustomer } from "../../src/customers/customer-session.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 
 const webhookOp = (method: "GET" | "POST") =>

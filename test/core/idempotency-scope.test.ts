@@ -99,6 +99,21 @@ describe("idempotency scopes of storefront callers", () => {
     expect(anonymous.response.headers.get("idempotent-replayed")).toBeNull();
   });
 
+  test("the same input in another key order is the same call", async () => {
+    const post = (body: string) =>
+      t.json("/v1/admin/coupons", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": shop.org.key, ...withKey("order-1") },
+        body,
+      });
+    const first = await post('{"code":"ORDERED","type":"percentage","value":5}');
+    const again = await post('{"value":5,"type":"percentage","code":"ORDERED"}');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  });
+
   test("API-key callers keep their own key space", async () => {
     const other = await t.org("Other key space");
     const post = (key: string) =>

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineOperation, Paged } from "../../src/core/operation.ts";
 import { Body, PageQuery, pageOf, Text } from "../../src/core/schemas.ts";
 
-// Operations declared only in tests, to exercise the shared pipeline on each kind of access.
+// Operations declared only in tests, to exercise the executor and the REST adapter on each kind of access.
 
 const Probe = Type.Object({ orgId: Type.String(), scope: Type.String() });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/auth/crypto.ts";
 import { isAgentOperation } from "../../src/core/registry.ts";
-import { ACCOUNT_ORDER_SQL } from "../../src/orders/accounts.ts";
-import { customerOperations } from "../../src/orders/customer-routes.ts";
+import { customerOperations } from "../../src/customers/routes.ts";
+import { ACCOUNT_ORDER_SQL } from "../../src/orders/list.ts";
 import { cookieFrom, makeTestApp, type TestApp } from "../helpers/app.ts";
 import { adminClient } from "../helpers/catalog.ts";
 import { seedCustomer, seedOrder, withTenant } from "../helpers/seed-orders.ts";

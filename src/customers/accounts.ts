@@ -4,8 +4,8 @@ import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 
-// Storefront accounts (DOMAIN §7): a password on a tenant's customer row, sessions in the
-// tenant file (`customer_sessions`, token stored as SHA-256), so an account never crosses tenants.
+// Storefront accounts: a password on a tenant's customer row, sessions in the tenant file
+// (`customer_sessions`, token stored as SHA-256), so an account never crosses tenants.
 //
 // Guests and accounts: customers are one row per email, so signing up with the email of a guest
 // who ordered before puts the password on that row. That must not hand the guest's history to
@@ -16,18 +16,10 @@ import { newId } from "../lib/ids.ts";
 //   drawn from orders and no creation date: a sign-up over a guest email answers exactly like a
 //   sign-up over a new one;
 // - the orders an account lists are only those placed from a cart of its own session
-//   (`ACCOUNT_ORDER_SQL`), never those that merely carry its email, before or after sign-up.
+//   (`ACCOUNT_ORDER_SQL` in src/orders/list.ts), never those that merely carry its email, before or
+//   after sign-up.
 
 export const CUSTOMER_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-/**
- * SQL condition (orders aliased `o`) for the orders a signed-in customer sees as theirs: placed
- * from a cart that belonged to that customer's session. Guest checkouts with the same email, made
- * before or after the account existed, stay out. Place-order must set `carts.customer_id` from
- * the customer session; `GET /v1/orders` uses `o.customer_id = ? AND ${ACCOUNT_ORDER_SQL}`.
- */
-export const ACCOUNT_ORDER_SQL =
-  "EXISTS (SELECT 1 FROM carts account_cart WHERE account_cart.id = o.cart_id AND account_cart.customer_id = o.customer_id)";
 
 interface AccountRow {
   id: string;

@@ -1,5 +1,6 @@
 /**
- * Countries (ISO 3166-1 alpha-2) and postal-code rules for addresses (DOMAIN.md §1, §3).
+ * Countries (ISO 3166-1 alpha-2) and postal-code rules: the checks of cart addresses and of the
+ * countries a shipping method serves, and the list behind `GET /v1/countries`.
  *
  * The code list and the postal-code data below are written by hand from the published standard
  * and the national postal formats; names come from the runtime's ICU data (`Intl.DisplayNames`).

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { Email, Password } from "../auth/schema.ts";
-import { Localized, Money } from "../catalog/schema.ts";
+import { Money } from "../catalog/schema.ts";
 import { ApiError } from "../core/errors.ts";
 import { type CookieToSet, defineOperation, type Operation, Paged, Reply } from "../core/operation.ts";
 import { RateLimiter } from "../core/rate-limit.ts";
 import { Body, Id, Nullable, named, PageQuery, pageOf, Text, Timestamp } from "../core/schemas.ts";
+import { OrderStatus, PaymentStatus } from "../orders/schema.ts";
 import {
   CUSTOMER_SESSION_TTL_MS,
   createAccount,
@@ -16,14 +17,11 @@ import {
 } from "./accounts.ts";
 import { CUSTOMER_COOKIE } from "./customer-session.ts";
 import { getCustomer, listCustomers } from "./customers.ts";
-import { OrderStatus, PaymentStatus } from "./schema.ts";
-import { dashboardStats, MAX_RANGE_DAYS, statsRange } from "./stats.ts";
 
-/** Admin customers, storefront accounts and dashboard statistics (DOMAIN §7, §9). */
+/** Storefront accounts and admin customers. */
 
 const ACCOUNTS = "Accounts";
 const ADMIN_CUSTOMERS = "Admin: customers";
-const ADMIN_DASHBOARD = "Admin: dashboard";
 
 // ---------------------------------------------------------------- schemas
 
@@ -92,40 +90,6 @@ const ListCustomersQuery = Type.Object({
   ...PageQuery,
 });
 const CustomerIdParams = Type.Object({ id: Id("cus") });
-
-const StatsQuery = Type.Object({
-  from: Type.Optional(
-    Type.String({ format: "date-time", maxLength: 40, description: "Default: to − 30 days" }),
-  ),
-  to: Type.Optional(Type.String({ format: "date-time", maxLength: 40, description: "Default: now" })),
-});
-
-const DashboardStats = named(
-  "DashboardStats",
-  Type.Object({
-    from: Timestamp,
-    to: Timestamp,
-    revenue: Money,
-    ordersCount: Type.Integer(),
-    averageOrderValue: Money,
-    customersCount: Type.Integer(),
-    newCustomersCount: Type.Integer(),
-    productsCount: Type.Integer(),
-    lowStockVariants: Type.Integer(),
-    ordersAwaitingPayment: Type.Integer(),
-    ordersAwaitingFulfillment: Type.Integer(),
-    topProducts: Type.Array(
-      Type.Object({ productId: Type.String(), name: Localized, quantity: Type.Integer(), revenue: Money }),
-    ),
-    salesByDay: Type.Array(
-      Type.Object({
-        date: Type.String({ description: "YYYY-MM-DD (UTC)" }),
-        orders: Type.Integer(),
-        revenue: Money,
-      }),
-    ),
-  }),
-);
 
 // ---------------------------------------------------------------- storefront accounts
 
@@ -258,24 +222,6 @@ const adminGetCustomerOp = defineOperation({
   handler: ({ tenant, params }) => getCustomer(tenant, params.id),
 });
 
-const adminDashboardStatsOp = defineOperation({
-  method: "GET",
-  path: "/v1/admin/dashboard/stats",
-  operationId: "adminDashboardStats",
-  summary: "Dashboard statistics over a date range",
-  description:
-    `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
-    `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
-    "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
-    "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
-    "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
-  tag: ADMIN_DASHBOARD,
-  access: "admin",
-  query: StatsQuery,
-  response: DashboardStats,
-  handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
-});
-
 export const customerOperations: Operation[] = [
   signUpOp,
   signInOp,
@@ -283,5 +229,4 @@ export const customerOperations: Operation[] = [
   getAccountOp,
   adminListCustomersOp,
   adminGetCustomerOp,
-  adminDashboardStatsOp,
 ];

@@ -1,62 +1,16 @@
-import { normalizeEmail } from "../auth/service.ts";
-import { getStore, money } from "../catalog/store.ts";
+import { getStore, money } from "../catalog/store-settings.ts";
 import { notFound } from "../core/errors.ts";
 import type { PageParams } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { newId } from "../lib/ids.ts";
 import { likeContains } from "../lib/sql.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
+import { CAPTURED_PAYMENT_SQL } from "../orders/stats.ts";
 
-// Customers as the admin sees them (DOMAIN §7), with their order figures:
+// Customers as the admin sees them, with their order figures:
 // - ordersCount and lastOrderAt: the customer's orders that are not cancelled;
 // - totalSpent: money kept, Σ(total − refunded) over orders whose payment was taken (paid,
 //   partially_refunded, refunded), the same rule as the dashboard's revenue, so the customers'
 //   totals add up to the store's lifetime revenue.
-
-/** Payment states in which the order's money was taken (refunds are subtracted separately). */
-export const CAPTURED_PAYMENT_SQL = "('paid', 'partially_refunded', 'refunded')";
-
-export interface CustomerNames {
-  firstName?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-}
-
-/**
- * The customer of an email (case-insensitive), created when there is none. Synchronous, for
- * place-order's transaction. A guest customer's names and phone follow the latest checkout that
- * gives them; an account's profile is never changed by a checkout (an email alone proves nothing).
- */
-export function findOrCreateCustomer(
-  tenant: TenantDb,
-  email: string,
-  names: CustomerNames = {},
-): { id: string; email: string } {
-  const normalized = normalizeEmail(email);
-  const db = tenant.sqlite;
-  const existing = db
-    .query("SELECT id, email, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
-    .get(normalized) as { id: string; email: string; has_account: number } | null;
-  const firstName = names.firstName ?? null;
-  const lastName = names.lastName ?? null;
-  const phone = names.phone ?? null;
-  const now = Date.now();
-  if (existing) {
-    if (!existing.has_account && (firstName !== null || lastName !== null || phone !== null)) {
-      db.query(
-        `UPDATE customers SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
-                phone = coalesce(?, phone), updated_at = ? WHERE id = ?`,
-      ).run(firstName, lastName, phone, now, existing.id);
-    }
-    return { id: existing.id, email: existing.email };
-  }
-  const id = newId("cus");
-  db.query(
-    `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
-  ).run(id, normalized, firstName, lastName, phone, now, now);
-  return { id, email: normalized };
-}
 
 interface CustomerRow {
   id: string;
