@@ -36,7 +36,7 @@ type SessionRow = Pick<Row<typeof sessions>, "id" | "user_id" | "active_organiza
 
 /**
  * Resolves callers with prepared statements on the control plane (this runs on every request).
- * Order (seed §5): agent bearer JWT, `x-api-key`, dashboard session cookie, Host. A credential that
+ * Order: agent bearer JWT, `x-api-key`, dashboard session cookie, Host. A credential that
  * is present but wrong is a 401 at once: it never falls through to a weaker method.
  */
 export class CallerResolver {

@@ -183,7 +183,7 @@ const adminDeleteShippingMethodOp = defineOperation({
   },
 });
 
-/** Admin coupons and shipping methods (DOMAIN §8). */
+/** Admin coupons and shipping methods. */
 export const shippingAndCouponOperations: Operation[] = [
   adminListCouponsOp,
   adminCreateCouponOp,

@@ -3,7 +3,7 @@ import { COUNTRY_PATTERN, LOCALE_PATTERN, Localized, Money } from "../catalog/sc
 import { Body, Id, Nullable, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 import { COUPON_TYPES } from "./tables.ts";
 
-// Shapes of the admin coupon and shipping-method resources on the wire (DOMAIN §8). Requests send
+// Shapes of the admin coupon and shipping-method resources on the wire. Requests send
 // money as plain integers in minor units and times as ISO 8601 strings with a zone; responses
 // carry `Money` objects in the store currency and ISO UTC strings.
 

@@ -8,7 +8,7 @@ import { newId } from "../lib/ids.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import { type CouponType, coupons } from "./tables.ts";
 
-// Coupons (DOMAIN §8): admin CRUD plus the two checks the cart and place-order use. Codes are
+// Coupons (docs/orders.md): admin CRUD plus the two checks the cart and place-order use. Codes are
 // stored upper-case and matched case-insensitively; `usageCount` is only ever changed by orders.
 
 /** A coupon as the cart and place-order see it. Times are epoch ms, money minor units. */

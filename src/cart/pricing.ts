@@ -1,5 +1,5 @@
 /**
- * Cart pricing (DOMAIN §4): a pure function of the cart's lines, coupon, shipping method and tax
+ * Cart pricing (docs/orders.md, "Pricing"): a pure function of the cart's lines, coupon, shipping method and tax
  * mode. All money is integer minor units and tax rates are basis points (2300 = 23 %). Every
  * multiply-then-divide runs in BigInt, so intermediate products past 2^53 stay exact; each result
  * is checked to be a safe integer before it goes back to `number`.

@@ -19,7 +19,7 @@ import {
 } from "./shipping-methods.ts";
 import type { Address, cartItems, carts } from "./tables.ts";
 
-// Carts (DOMAIN §3): every read prices the cart afresh from live prices, stock, coupon and
+// Carts (docs/orders.md): every read prices the cart afresh from live prices, stock, coupon and
 // shipping method, and says what changed in `messages`.
 
 export const MAX_QUANTITY = 999;
@@ -554,7 +554,7 @@ const MANUAL_NAMES: Record<string, Localized> = {
   cash_on_delivery: { en: "Cash on delivery", pt: "Pagamento na entrega", es: "Contra reembolso" },
 };
 
-/** Methods offered for this cart (PAYMENTS.md §5); manual ones come from the store settings. */
+/** Methods offered for this cart; manual ones come from the store settings. */
 export function paymentMethodsFor(store: Store, total: number) {
   if (total === 0) return [];
   return store.manualPaymentMethods.map((type) => {

@@ -10,7 +10,7 @@ import { iso } from "../lib/time.ts";
 import { isCountryCode } from "./countries.ts";
 import { shippingMethods } from "./tables.ts";
 
-// Shipping methods (DOMAIN §8): admin CRUD plus the reads the cart and the countries list use.
+// Shipping methods (docs/orders.md): admin CRUD plus the reads the cart and the countries list use.
 
 /** A shipping method as the cart sees it. Money in minor units of the store currency. */
 export interface ShippingMethodRow {

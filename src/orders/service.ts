@@ -193,7 +193,7 @@ export interface ProviderRefundResult {
 }
 
 /**
- * The boundary the payments module implements (PAYMENTS.md §4.3): refunds of orders paid through
+ * The boundary the payments module implements: refunds of orders paid through
  * a provider go through it. Until then the only implementation refuses with a 422, and only
  * manual payment methods refund immediately.
  */

@@ -42,7 +42,7 @@ const freeShipping: PricingCoupon = { type: "free_shipping" };
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-/** DOMAIN §4 invariants, checked on every priced cart in this file. */
+/** Pricing invariants (docs/orders.md), checked on every priced cart in this file. */
 function expectInvariants(input: PricingInput, cart: PricedCart): void {
   const { lines, totals, shippingTax } = cart;
   expect(lines.map((l) => l.id)).toEqual(input.lines.map((l) => l.id));
@@ -722,7 +722,7 @@ describe("priceCart: 500 pseudo-random carts", () => {
     return { lines, coupon, shipping, pricesIncludeTax: (i >> 2) % 2 === 0 };
   };
 
-  test("DOMAIN §4 invariants and rules hold", () => {
+  test("pricing invariants and rules hold", () => {
     const seen = new Set<string>();
     for (let i = 0; i < 500; i++) {
       const input = randomCart(i);
