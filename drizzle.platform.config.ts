@@ -1,7 +1,9 @@
 import { defineConfig } from "drizzle-kit";
+import { modules } from "./src/modules.ts";
 
+// The control plane: each module's platform tables.
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/auth/tables.ts"],
+  schema: modules.flatMap((m) => (m.tables?.database === "platform" ? [`./${m.tables.file}`] : [])),
   out: "./src/db/migrations/platform",
 });

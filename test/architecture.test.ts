@@ -156,6 +156,15 @@ describe("the import graph of src/", () => {
   test("src/modules.ts lists the domains in the same order", () => {
     expect(modules.map((module) => module.name)).toEqual([...DOMAINS]);
   });
+
+  test("every tables file is declared by its module, so the Drizzle configs generate its migrations", () => {
+    const declared = modules.flatMap((module) => (module.tables ? [module.tables.file] : []));
+    const onDisk = [...new Glob("*/tables.ts").scanSync(SRC)].map((file) => `src/${file.split("\\").join("/")}`);
+    expect(declared.sort()).toEqual(onDisk.sort());
+    for (const module of modules) {
+      if (module.tables) expect(module.tables.file).toBe(`src/${module.name}/tables.ts`);
+    }
+  });
 });
 
 describe("the checks themselves", () => {

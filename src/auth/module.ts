@@ -2,4 +2,8 @@ import type { Module } from "../core/module.ts";
 import { authOperations } from "./routes.ts";
 
 /** Dashboard users, organizations, API keys and `/v1/me`; its tables are the control plane's. */
-export const authModule: Module = { name: "auth", operations: authOperations };
+export const authModule: Module = {
+  name: "auth",
+  tables: { file: "src/auth/tables.ts", database: "platform" },
+  operations: authOperations,
+};

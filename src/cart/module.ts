@@ -5,6 +5,7 @@ import { seedDemoCheckout } from "./seed.ts";
 
 export const cartModule: Module = {
   name: "cart",
+  tables: { file: "src/cart/tables.ts", database: "tenant" },
   operations: [...cartOperations, ...shippingAndCouponOperations],
   seedDemo: seedDemoCheckout,
 };

@@ -5,6 +5,7 @@ import { initializeStore } from "./store-settings.ts";
 
 export const catalogModule: Module = {
   name: "catalog",
+  tables: { file: "src/catalog/tables.ts", database: "tenant" },
   operations: catalogOperations,
   initializeTenant: (tenant, org) => initializeStore(tenant, org.name),
   seedDemo: seedDemoCatalog,

@@ -4,5 +4,6 @@ import { orderOperations } from "./routes.ts";
 /** Placing orders, the order lifecycle and the dashboard statistics; its tables also hold the customers'. */
 export const ordersModule: Module = {
   name: "orders",
+  tables: { file: "src/orders/tables.ts", database: "tenant" },
   operations: orderOperations,
 };
