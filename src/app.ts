@@ -4,7 +4,7 @@ import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
 import type { Config } from "./config.ts";
 import { Executor } from "./core/executor.ts";
-import type { Module } from "./core/module.ts";
+import type { Module, Service } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
 import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
@@ -53,12 +53,25 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       jobs.set(kind, handler);
     }
   }
+  const single = <K extends "authenticateBearer" | "checkGrant">(hook: K): Module[K] => {
+    const providers = all.filter((module) => module[hook]);
+    if (providers.length > 1) throw new Error(`${hook} is provided by more than one module`);
+    return providers[0]?.[hook];
+  };
   const outbox = new Outbox(ctx, jobs, config.outboxLeaseMs);
   const executor = new Executor(ctx, declared, {
     outbox,
     resolveCustomer: signedInCustomer,
+    checkGrant: single("checkGrant"),
   });
-  const adapter = new HttpAdapter(executor, new CallerResolver(ctx), ctx);
+  const resolver = new CallerResolver(ctx, single("authenticateBearer"));
+  const adapter = new HttpAdapter(executor, resolver, ctx);
+  const service: Service = {
+    ctx,
+    executor,
+    operations: declared,
+    resolveCaller: async (request, surface) => resolver.resolve(request, surface),
+  };
 
   const states = new WeakMap<Request, RequestState>();
   const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
@@ -94,6 +107,20 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
         adapter.handle(op, request, params as Record<string, string>, query, states.get(request)!),
       { parse: "none" },
     );
+  }
+  for (const module of all) {
+    for (const route of module.routes?.(service) ?? []) {
+      elysia.route(
+        route.method,
+        route.path,
+        ({ request, params }) => {
+          const state = states.get(request)!;
+          state.route = route.path;
+          return route.handle(request, params as Record<string, string>, state.id);
+        },
+        { parse: "none" },
+      );
+    }
   }
   const handle = elysia.handle;
   outbox.start();

@@ -1,6 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../app-context.ts";
 import { ApiError } from "../core/errors.ts";
+import type { BearerSurface } from "../core/module.ts";
 import type { Caller, DashboardUser, Scope } from "../core/operation.ts";
 import type { PlatformDb } from "../db/platform.ts";
 import type { Row } from "../db/rows.ts";
@@ -48,7 +49,10 @@ export class CallerResolver {
   private readonly platformSuffix: string;
   private readonly cache: PlatformDb["cache"];
 
-  constructor(app: AppContext) {
+  constructor(
+    app: AppContext,
+    private readonly bearer?: (token: string, surface: BearerSurface) => Promise<Caller>,
+  ) {
     const sqlite = app.platform.sqlite;
     this.cache = app.platform.cache;
     this.apiKeyByHash = sqlite.prepare(
@@ -68,13 +72,14 @@ export class CallerResolver {
     this.platformSuffix = `.${app.config.platformDomain}`;
   }
 
-  /** The `/v1` caller of a request, or a 401. */
-  resolve(request: Request): Caller {
+  /** The `/v1` caller of a request, or a 401; bearer tokens are verified asynchronously by the agents module. */
+  resolve(request: Request, surface: BearerSurface = "v1"): Caller | Promise<Caller> {
     const headers = request.headers;
     const authorization = headers.get("authorization");
     if (authorization && /^bearer\s/i.test(authorization)) {
-      // Agent tokens are verified by the agents module once it exists; until then none is valid.
-      throw unauthorized("Invalid agent token");
+      // Without a module that verifies bearer tokens, none is valid.
+      if (!this.bearer) throw unauthorized("Invalid agent token");
+      return this.bearer(authorization.replace(/^bearer\s+/i, ""), surface);
     }
 
     const apiKey = headers.get("x-api-key");

@@ -1,6 +1,28 @@
+import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import type { Operation } from "./operation.ts";
+import type { Executor, GrantCheck } from "./executor.ts";
+import type { Caller, HttpMethod, Operation } from "./operation.ts";
 import type { JobHandler } from "./outbox.ts";
+
+/** Where a bearer token is presented: each surface has its own accepted audience. */
+export type BearerSurface = "v1" | "mcp";
+
+/** What a module's own HTTP routes can use. */
+export interface Service {
+  ctx: AppContext;
+  executor: Executor;
+  operations: readonly Operation[];
+  /** The `/v1` caller of a request (API key, session, Host or bearer token), or a thrown 401. */
+  resolveCaller(request: Request, surface: BearerSurface): Promise<Caller>;
+}
+
+/** An HTTP route that is not an operation (discovery documents, `/mcp`, pages, webhook ingress). */
+export interface RawRoute {
+  method: HttpMethod | "PUT";
+  /** Elysia-style path, e.g. `/api/webhooks/:provider/:org`. */
+  path: string;
+  handle(request: Request, params: Record<string, string>, requestId: string): Promise<Response> | Response;
+}
 
 /**
  * A domain as the service composes it (src/modules.ts): its operations, its tables, the work it
@@ -20,4 +42,10 @@ export interface Module {
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   /** Fills the demo store on its first start (in its own transaction, in module order). */
   seedDemo?: (tenant: TenantDb) => void;
+  /** Verifies `Authorization: Bearer` tokens (one module at most: agents); throws a 401 ApiError when invalid. */
+  authenticateBearer?: (token: string, surface: BearerSurface) => Promise<Caller>;
+  /** Authorizes agent callers per operation and input (one module at most: agents). */
+  checkGrant?: GrantCheck;
+  /** Routes outside the operation registry, mounted beside the operations. */
+  routes?: (service: Service) => RawRoute[];
 }

@@ -39,7 +39,7 @@ export class HttpAdapter {
   ): Promise<Response> {
     state.route = op.path;
     try {
-      const principal = this.principal(op, request);
+      const principal = await this.principal(op, request);
       const { params, query } = this.executor.inputNames(op);
       const input: Record<string, unknown> = {};
       for (const name of query) if (rawQuery[name] !== undefined) input[name] = rawQuery[name];
@@ -64,7 +64,7 @@ export class HttpAdapter {
     }
   }
 
-  private principal(op: Operation, request: Request): Principal {
+  private async principal(op: Operation, request: Request): Promise<Principal> {
     switch (op.access) {
       case "public":
       case "webhook":
@@ -72,7 +72,7 @@ export class HttpAdapter {
       case "user":
         return { user: this.resolver.resolveDashboardUser(request) };
       default:
-        return { caller: this.resolver.resolve(request) };
+        return { caller: await this.resolver.resolve(request, "v1") };
     }
   }
 

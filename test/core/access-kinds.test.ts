@@ -141,3 +141,79 @@ describe("grant check hook", () => {
     expect(asked).toHaveLength(2);
   });
 });
+
+describe("module hooks: bearer authentication, grant check, raw routes", () => {
+  let h: TestApp;
+  let hookOrg: { id: string; key: string };
+  const seen: string[] = [];
+  beforeAll(async () => {
+    h = makeTestApp({
+      modules: [
+        {
+          name: "test-agents",
+          operations: [],
+          authenticateBearer: async (token, surface) => {
+            seen.push(`${surface}:${token}`);
+            if (token !== "good-token") throw new ApiError("UNAUTHORIZED", "Invalid agent token");
+            return {
+              type: "agent",
+              orgId: hookOrg.id,
+              scopes: ["storefront"],
+              id: "agent:t1",
+              agentId: "t1",
+            };
+          },
+          checkGrant: (operationId) => {
+            if (operationId !== "listProducts")
+              throw new ApiError("FORBIDDEN", `No grant for ${operationId}`);
+          },
+          routes: (service) => [
+            {
+              method: "GET",
+              path: "/test/whoami",
+              handle: async (request, _params, requestId) => {
+                const caller = await service.resolveCaller(request, "mcp");
+                return Response.json({
+                  caller: caller.type,
+                  requestId,
+                  operations: service.operations.length,
+                });
+              },
+            },
+          ],
+        },
+      ],
+    });
+    hookOrg = await h.org("Hooked");
+  });
+  afterAll(() => h.cleanup());
+
+  test("a bearer token goes to the module's verifier, and its caller to the grant check", async () => {
+    const listed = await h.json("/v1/products", { headers: { authorization: "Bearer good-token" } });
+    expect(listed.status).toBe(200);
+    const cart = await h.json("/v1/carts", {
+      method: "POST",
+      headers: { authorization: "Bearer good-token", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(cart.status).toBe(403);
+    expect(cart.body.error).toBe("No grant for createCart");
+    const bad = await h.json("/v1/products", { headers: { authorization: "Bearer forged" } });
+    expect(bad.status).toBe(401);
+    expect(seen).toEqual(["v1:good-token", "v1:good-token", "v1:forged"]);
+  });
+
+  test("raw routes are mounted, resolve callers for their surface and carry the request id", async () => {
+    const res = await h.request("/test/whoami", {
+      headers: { authorization: "Bearer good-token", "x-request-id": "req-123" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("req-123");
+    expect(await res.json()).toEqual({
+      caller: "agent",
+      requestId: "req-123",
+      operations: h.app.operations.length,
+    });
+    expect(seen.at(-1)).toBe("mcp:good-token");
+  });
+});
