@@ -99,6 +99,7 @@ type LineRow = Pick<Row<typeof cartItems>, "id" | "product_id" | "variant_id" | 
   (LiveColumns | { [K in keyof LiveColumns]: null });
 
 function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
+  // `+?`, not `?`: a bare parameter in a join is re-prepared on every run (see src/db/sqlite.ts).
   const rows = tenant.sqlite
     .query(
       `SELECT i.id, i.product_id, i.variant_id, i.quantity, i.unit_price,
@@ -107,7 +108,7 @@ function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
          FROM cart_items i
          LEFT JOIN variants v ON v.id = i.variant_id
          LEFT JOIN products p ON p.id = v.product_id
-        WHERE i.cart_id = ?
+        WHERE i.cart_id = +?
         ORDER BY i.created_at, i.rowid`,
     )
     .all(cartId) as LineRow[];
@@ -323,11 +324,11 @@ function variantForSale(tenant: TenantDb, input: { variantId?: string; productId
       { path, message: "exactly one of variantId and productId" },
     ]);
   }
-  const rows = tenant.sqlite
+  const rows = tenant.sqlite // `+?`: see loadLines
     .query(
       `SELECT v.id, v.product_id, v.price, v.tracked, v.on_hand, v.allow_backorder, v.sku
          FROM variants v JOIN products p ON p.id = v.product_id
-        WHERE p.status = 'active' AND ${input.variantId !== undefined ? "v.id = ?" : "v.product_id = ?"}`,
+        WHERE p.status = 'active' AND ${input.variantId !== undefined ? "v.id = +?" : "v.product_id = +?"}`,
     )
     .all(input.variantId ?? input.productId!) as VariantForSale[];
   if (rows.length === 0) throw notFound(input.variantId !== undefined ? "Variant" : "Product");
@@ -571,9 +572,4 @@ export function paymentMethodsFor(store: Store, total: number) {
       requires: [] as string[],
     };
   });
-}
-
-export function cartPaymentMethods(tenant: TenantDb, cartId: string) {
-  const state = loadPricedCart(tenant, cartId);
-  return paymentMethodsFor(state.store, state.priced.totals.total);
 }

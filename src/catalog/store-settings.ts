@@ -116,9 +116,11 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
       );
     }
   })();
-  if (tenant.sqlite.inTransaction)
-    cached.delete(tenant); // an enclosing transaction may still roll back
-  else cached.set(tenant, next);
+  if (tenant.sqlite.inTransaction) {
+    // An enclosing transaction may still roll back: no read inside it may fill the cache.
+    cached.delete(tenant);
+    writtenInTransaction.add(tenant);
+  } else cached.set(tenant, next);
   return next;
 }
 

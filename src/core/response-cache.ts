@@ -35,8 +35,15 @@ function cacheOf(tenant: TenantDb): TenantCache {
   return cache;
 }
 
+export interface CacheSlot {
+  /** The kept body, if any. */
+  body: string | undefined;
+  /** Keeps a body rendered after this lookup (dropped with the rest when the data changed since). */
+  keep(body: string): void;
+}
+
 /** The cached body for `key` (if any) and a way to keep a freshly rendered one: one freshness check per request. */
-export function cacheSlot(tenant: TenantDb, key: string) {
+export function cacheSlot(tenant: TenantDb, key: string): CacheSlot {
   const { bodies } = cacheOf(tenant);
   return {
     body: bodies.get(key),

@@ -32,13 +32,22 @@ function coerceStrings(schema: TSchema, raw: unknown): unknown {
   return out;
 }
 
+/** Whether a `default` is declared anywhere in the schema (most bodies have none: no need to walk the value). */
+function declaresDefault(schema: unknown, seen = new Set<unknown>()): boolean {
+  if (schema === null || typeof schema !== "object" || seen.has(schema)) return false;
+  seen.add(schema);
+  if (!Array.isArray(schema) && Object.hasOwn(schema, "default")) return true;
+  return Object.values(schema).some((child) => declaresDefault(child, seen));
+}
+
 export function compileInput(part: InputPart, schema: TSchema): InputValidator {
   const check: TypeCheck<TSchema> = TypeCompiler.Compile(schema);
   const coerce = part !== "body";
+  const defaults = declaresDefault(schema);
   return {
     parse(value) {
       let input = coerce ? coerceStrings(schema, value) : value;
-      input = Value.Default(schema, input);
+      if (defaults) input = Value.Default(schema, input);
       if (check.Check(input)) return input;
       throw validationError(part, check, input);
     },

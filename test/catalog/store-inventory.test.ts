@@ -186,4 +186,19 @@ describe("store settings inside a failed transaction", () => {
     const res = await adminClient(t, shop.key).get("/v1/admin/store");
     expect(res.body.data).toMatchObject({ name: "Rollback", locales: ["en"] });
   });
+
+  test("a read after the update, in the same transaction, does not keep the uncommitted value", async () => {
+    const shop = await t.org("Rollback read");
+    await t.app.ctx.tenants.with(shop.id, (tenant) => {
+      getStore(tenant); // cached before the transaction
+      expect(() =>
+        tenant.sqlite.transaction(() => {
+          updateStore(tenant, { name: "Never saved either" });
+          expect(getStore(tenant).name).toBe("Never saved either"); // the transaction sees its own write
+          throw new Error("a later step fails");
+        })(),
+      ).toThrow("a later step fails");
+      expect(getStore(tenant).name).toBe("Rollback read");
+    });
+  });
 });
