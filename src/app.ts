@@ -54,17 +54,26 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
     }
   }
   const single = <K extends "authenticateBearer" | "checkGrant">(hook: K): Module[K] => {
-    const providers = all.filter((module) => module[hook]);
+    // A hook of a module given beside the list (tests) replaces the listed modules' one.
+    const extra = extraModules.filter((module) => module[hook]);
+    const providers = extra.length > 0 ? extra : all.filter((module) => module[hook]);
     if (providers.length > 1) throw new Error(`${hook} is provided by more than one module`);
     return providers[0]?.[hook];
   };
   const outbox = new Outbox(ctx, jobs, config.outboxLeaseMs);
+  // The hooks get the service (built below, before any request) to reach this app's databases.
+  const grant = single("checkGrant");
+  const bearer = single("authenticateBearer");
   const executor = new Executor(ctx, declared, {
     outbox,
     resolveCustomer: signedInCustomer,
-    checkGrant: single("checkGrant"),
+    checkGrant:
+      grant &&
+      ((operationId, caller, input, validated) => grant(operationId, caller, input, validated, service)),
   });
-  const resolver = new CallerResolver(ctx, single("authenticateBearer"));
+  const resolver = new CallerResolver(ctx, bearer && ((token, surface) => bearer(token, surface, service)));
+  // Agent Auth: every 401 names the discovery document, once a module verifies bearer tokens.
+  const challenge = bearer && `AgentAuth discovery="${config.baseUrl}/.well-known/agent-configuration"`;
   const adapter = new HttpAdapter(executor, resolver, ctx);
   const service: Service = {
     ctx,
@@ -116,7 +125,10 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
         ({ request, params }) => {
           const state = states.get(request)!;
           state.route = route.path;
-          return route.handle(request, params as Record<string, string>, state.id);
+          return route.handle(request, params as Record<string, string>, state.id, {
+            ip: state.ip,
+            userAgent: request.headers.get("user-agent"),
+          });
         },
         { parse: "none" },
       );
@@ -146,6 +158,9 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
         response = errorResponse(error, log, state.id);
       }
       response.headers.set("x-request-id", state.id);
+      if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
+        response.headers.set("www-authenticate", challenge);
+      }
       log.info("request", {
         method: request.method,
         route: state.route ?? null,

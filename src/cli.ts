@@ -20,6 +20,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { ApiError } from "./core/errors.ts";
 import type { Scope } from "./core/operation.ts";
 import { modules } from "./modules.ts";
+import { rekeyIntegrations } from "./payments/module.ts";
 
 const USAGE = `Usage: commerce <command> [options] [--json]
 
@@ -30,6 +31,7 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   apikey create --org ORG_ID [--scopes admin,storefront] [--name NAME]
   backup --out DIR
   seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
+  integrations rekey [--org ORG_ID]  re-encrypts payment-provider secrets under INTEGRATION_ENCRYPTION_KEY
   healthcheck                      exits 0 when the local server answers GET /v1/health
 
 Reads the same DATA_DIR as the server and is safe to run while it runs.`;
@@ -159,6 +161,18 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
         `Created ${created} products in ${orgId} in ${ms} ms (${rate} products/s)`,
       ];
     }
+    case "integrations rekey": {
+      const orgs =
+        typeof options.org === "string" ? [requireOrg(ctx, options.org)] : listOrganizations(ctx.platform);
+      const result = await rekeyIntegrations(
+        ctx,
+        orgs.map((org) => org.id),
+      );
+      return [
+        result,
+        `Re-encrypted ${result.rekeyed} of ${result.values} secrets in ${result.tenants} organizations under key ${result.kid}`,
+      ];
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -249,6 +263,7 @@ export const CLI_COMMANDS = new Set([
   "apikey",
   "backup",
   "seed",
+  "integrations",
   "healthcheck",
   "--help",
 ]);

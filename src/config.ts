@@ -17,6 +17,8 @@ export interface Config {
   checkoutApiSecret: string | undefined;
   /** 32-byte key for provider secrets; unset outside production means a generated key file. */
   integrationEncryptionKey: Uint8Array | undefined;
+  /** Payment providers: operator credentials, base URLs, earlier encryption keys, sweep and ingress limits. */
+  payments: PaymentsConfig;
   /** `x-api-key` for proxied agent execution: one key for every tenant, or one per org id. */
   agentProxyApiKey: string | Record<string, string> | undefined;
   agentDeviceAuthPage: string;
@@ -31,6 +33,37 @@ export interface Config {
   /** Create and seed the demo organization on first start. */
   demoTenant: boolean;
   production: boolean;
+}
+
+/** Operator-level payment credentials: used where a tenant has no configuration of its own. */
+export const PAYMENT_ENV_VARS = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "IFTHENPAY_ANTIPHISHING_KEY",
+  "IFTHENPAY_MB_KEY",
+  "IFTHENPAY_MBWAY_KEY",
+  "EASYPAY_ACCOUNT_ID",
+  "EASYPAY_API_KEY",
+  "EASYPAY_WEBHOOK_SECRET",
+] as const;
+export type PaymentEnvVar = (typeof PAYMENT_ENV_VARS)[number];
+
+export interface PaymentsConfig {
+  /** The variables of PAYMENT_ENV_VARS that are set. */
+  credentials: Partial<Record<PaymentEnvVar, string>>;
+  /** `STRIPE_API_BASE`, default https://api.stripe.com. */
+  stripeApiBase: string;
+  /** `IFTHENPAY_BASE_URL`, default https://api.ifthenpay.com. */
+  ifthenpayBaseUrl: string;
+  /** `EASYPAY_BASE_URL`: replaces both Easypay environments' origins when set. */
+  easypayBaseUrl: string | undefined;
+  /** `INTEGRATION_ENCRYPTION_PREVIOUS_KEYS`: older keys, still accepted for decryption (rotation). */
+  previousEncryptionKeys: Uint8Array[];
+  /** `PAYMENT_SWEEP_INTERVAL_S` (default 60): how often unpaid attempts past their expiry are looked for. */
+  sweepIntervalS: number;
+  /** `WEBHOOK_RATE_LIMIT_PER_MIN` (default 600): notifications per provider and organization at the ingress. */
+  webhookRateLimitPerMin: number;
 }
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -95,6 +128,10 @@ function encryptionKey(env: Env, production: boolean): Uint8Array | undefined {
     if (production) throw new ConfigError(name, "is required when NODE_ENV=production");
     return undefined;
   }
+  return keyBytes(name, raw);
+}
+
+function keyBytes(name: string, raw: string): Uint8Array {
   let bytes: Uint8Array | undefined;
   if (/^[0-9a-fA-F]{64}$/.test(raw)) bytes = Uint8Array.from(Buffer.from(raw, "hex"));
   else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) bytes = Uint8Array.from(Buffer.from(raw, "base64"));
@@ -102,6 +139,28 @@ function encryptionKey(env: Env, production: boolean): Uint8Array | undefined {
     throw new ConfigError(name, "must be exactly 32 bytes as 64 hex characters or base64/base64url");
   }
   return bytes;
+}
+
+function paymentsConfig(env: Env): PaymentsConfig {
+  const credentials: PaymentsConfig["credentials"] = {};
+  for (const name of PAYMENT_ENV_VARS) {
+    const value = read(env, name);
+    if (value !== undefined) credentials[name] = value;
+  }
+  const previous = read(env, "INTEGRATION_ENCRYPTION_PREVIOUS_KEYS");
+  return {
+    credentials,
+    stripeApiBase: origin(env, "STRIPE_API_BASE") ?? "https://api.stripe.com",
+    ifthenpayBaseUrl: origin(env, "IFTHENPAY_BASE_URL") ?? "https://api.ifthenpay.com",
+    easypayBaseUrl: origin(env, "EASYPAY_BASE_URL"),
+    previousEncryptionKeys: (previous ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== "")
+      .map((part) => keyBytes("INTEGRATION_ENCRYPTION_PREVIOUS_KEYS", part)),
+    sweepIntervalS: integer(env, "PAYMENT_SWEEP_INTERVAL_S", 60, 1, 86_400),
+    webhookRateLimitPerMin: integer(env, "WEBHOOK_RATE_LIMIT_PER_MIN", 600, 1, 1_000_000),
+  };
 }
 
 function proxyKey(env: Env): Config["agentProxyApiKey"] {
@@ -165,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
     checkoutApiSecret,
     integrationEncryptionKey: encryptionKey(env, production),
+    payments: paymentsConfig(env),
     agentProxyApiKey: proxyKey(env),
     agentDeviceAuthPage,
     trustProxy: boolean(env, "TRUST_PROXY", false),

@@ -1,9 +1,12 @@
+import { agentGrantedOperations, agentsModule } from "./agents/module.ts";
 import { authModule } from "./auth/module.ts";
 import { cartModule } from "./cart/module.ts";
 import { catalogModule } from "./catalog/module.ts";
 import type { Module } from "./core/module.ts";
 import { customersModule } from "./customers/module.ts";
-import { ordersModule } from "./orders/module.ts";
+import { createMcpModule } from "./mcp/module.ts";
+import { createOrdersModule } from "./orders/module.ts";
+import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { systemModule } from "./system/module.ts";
 
 /**
@@ -15,6 +18,11 @@ export const modules: readonly Module[] = [
   authModule,
   catalogModule,
   cartModule,
-  ordersModule,
+  // Orders start provider payments and refunds through the payments module (which imports orders).
+  createOrdersModule(checkoutPayments),
   customersModule,
+  paymentsModule,
+  agentsModule,
+  // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).
+  createMcpModule({ grantedOperations: agentGrantedOperations }),
 ];

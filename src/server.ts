@@ -1,11 +1,19 @@
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { ensureDemoTenant } from "./demo.ts";
+import { startPaymentSweep } from "./payments/module.ts";
 
 /** Starts the HTTP service; returns the Bun server and the app (tests and benchmarks start it this way). */
 export async function startServer(config: Config) {
   const app = createApp(config);
   const demo = await ensureDemoTenant(app.ctx);
+  // Unpaid payment attempts past their expiry are expired (stock and coupon uses released).
+  const stopSweep = startPaymentSweep(app.ctx);
+  const close = app.close;
+  app.close = () => {
+    stopSweep();
+    close();
+  };
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,

@@ -14,14 +14,12 @@ import {
   CreateCartBody,
   cartIdempotencyScope,
   ListCountriesQuery,
-  PaymentMethod,
   SetShippingMethodBody,
   UpdateItemBody,
 } from "./schema.ts";
 import {
   addItem,
   applyCoupon,
-  cartPaymentMethods,
   cartShippingMethods,
   createCart,
   getCart,
@@ -184,19 +182,6 @@ const setShippingMethodOp = defineOperation({
   handler: ({ tenant, params, body }) => setShippingMethod(tenant, params.id, body.shippingMethodId),
 });
 
-const listPaymentMethodsOp = defineOperation({
-  method: "GET",
-  path: "/v1/carts/{id}/payment-methods",
-  operationId: "listCartPaymentMethods",
-  summary: "Payment methods offered for this cart",
-  tag: TAG,
-  access: "storefront",
-  autoGrant: true,
-  params: CartParams,
-  response: Type.Array(PaymentMethod),
-  handler: ({ tenant, params }) => cartPaymentMethods(tenant, params.id),
-});
-
 const addressOp = (kind: "shipping" | "billing") =>
   defineOperation({
     ...cartOp,
@@ -225,7 +210,6 @@ export const cartOperations = [
   removeCouponOp,
   listShippingMethodsOp,
   setShippingMethodOp,
-  listPaymentMethodsOp,
   addressOp("shipping"),
   addressOp("billing"),
 ];

@@ -15,6 +15,12 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  /** Payment webhooks while CHECKOUT_API_SECRET is unset (they fail closed). */
+  WEBHOOKS_DISABLED: 503,
+  /** No usable payment-provider credentials for the task. */
+  PROVIDER_NOT_CONFIGURED: 503,
+  /** A payment provider's API could not be reached (sent with Retry-After). */
+  UPSTREAM_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
-import { durably } from "../db/sqlite.ts";
+import { durably, immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError } from "./errors.ts";
 import {
@@ -24,7 +24,7 @@ import {
   type SignedInCustomer,
 } from "./operation.ts";
 import type { Outbox } from "./outbox.ts";
-import { cacheSlot, tenantWritten } from "./response-cache.ts";
+import { type CacheSlot, cacheSlot, tenantWritten } from "./response-cache.ts";
 import { compileInput, type InputValidator } from "./validation.ts";
 
 /** Who an operation runs for: resolved by the transport according to the operation's `access`. */
@@ -57,8 +57,23 @@ export interface Outcome {
   location?: string;
 }
 
-/** Where agent grants plug in: called for agent callers once the input is valid; throws to refuse. */
-export type GrantCheck = (operationId: string, caller: Caller, input: Record<string, unknown>) => void;
+/** An operation's input once validated: path, query and body apart, coerced and defaulted. */
+export interface ValidatedInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/**
+ * Where agent grants plug in: called for agent callers once the input is valid, with the merged
+ * input as sent and its validated parts; throws to refuse. For agents it replaces the scope check.
+ */
+export type GrantCheck = (
+  operationId: string,
+  caller: Caller,
+  input: Record<string, unknown>,
+  validated: ValidatedInput,
+) => void;
 
 export interface ExecutorHooks {
   /** The customer signed in with a storefront session token of this tenant, or null. */
@@ -75,6 +90,8 @@ interface CompiledOperation {
   paramNames: Set<string>;
   queryNames: Set<string>;
   tenantWrite: boolean;
+  /** A `cacheable` read with no `prepare`: a kept body can answer before validation. */
+  cachedFirst: boolean;
 }
 
 const propertyNames = (schema: TSchema | undefined): Set<string> =>
@@ -85,6 +102,9 @@ const missing = (what: string) => () => {
 };
 
 function compile(op: Operation): CompiledOperation {
+  // Webhooks write whatever their method (some providers notify with GET).
+  const tenantWrite =
+    op.access === "webhook" || (op.method !== "GET" && (op.access === "storefront" || op.access === "admin"));
   return {
     op,
     params: op.params && compileInput("params", op.params),
@@ -92,10 +112,8 @@ function compile(op: Operation): CompiledOperation {
     body: op.body && compileInput("body", op.body),
     paramNames: propertyNames(op.params),
     queryNames: propertyNames(op.query),
-    // Webhooks write whatever their method (some providers notify with GET).
-    tenantWrite:
-      op.access === "webhook" ||
-      (op.method !== "GET" && (op.access === "storefront" || op.access === "admin")),
+    tenantWrite,
+    cachedFirst: op.cacheable === true && !op.prepare && !tenantWrite,
   };
 }
 
@@ -139,19 +157,49 @@ export class Executor {
     options: ExecuteOptions,
   ): Promise<Outcome> {
     const compiled = this.compiledOf(op);
-    const { caller, user } = principal;
+    const { caller } = principal;
     this.checkAccess(op, principal);
     if (caller && options.trace) {
       options.trace.orgId = caller.orgId;
       options.trace.callerType = caller.type;
     }
 
+    let tenant: TenantDb | undefined;
+    // A kept body answers right after the access check, before validation: it was rendered for this
+    // very input, which passed validation then and would again (validation depends on nothing else).
+    // Agents take the whole way, so that their grant check sees every call.
+    let slot: CacheSlot | undefined;
+    if (compiled.cachedFirst && caller && caller.type !== "agent") {
+      tenant = this.app.tenants.acquire(caller.orgId);
+      slot = cacheSlot(tenant, cacheKey(op, input));
+      if (slot.body !== undefined) {
+        this.app.tenants.release(tenant);
+        return { status: op.status ?? 200, body: slot.body, replayed: false, cookies: [] };
+      }
+    }
+    try {
+      return await this.run(compiled, principal, input, options, tenant, slot);
+    } finally {
+      if (tenant) this.app.tenants.release(tenant);
+    }
+  }
+
+  /** Everything after the access check and a missed cache lookup; `leased`, if given, is released by `execute`. */
+  private async run(
+    compiled: CompiledOperation,
+    { caller, user }: Principal,
+    input: Record<string, unknown>,
+    options: ExecuteOptions,
+    leased: TenantDb | undefined,
+    slot: CacheSlot | undefined,
+  ): Promise<Outcome> {
+    const { op } = compiled;
     const parts = this.split(compiled, input);
-    if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input);
+    if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input, parts);
     const orgId = op.access === "webhook" ? this.webhookTenant(op, parts) : caller?.orgId;
     if (orgId && options.trace) options.trace.orgId = orgId;
 
-    let tenant: TenantDb | undefined;
+    let tenant = leased;
     let customer: SignedInCustomer | null | undefined;
     const after = { queued: 0, awaited: [] as string[] };
     const outbox = this.hooks.outbox;
@@ -202,9 +250,9 @@ export class Executor {
     try {
       if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
       if (compiled.tenantWrite) return await this.write(compiled, ctx, input, options, after);
-      return await this.read(compiled, ctx, input);
+      return await this.read(compiled, ctx, input, slot);
     } finally {
-      if (tenant) app.tenants.release(tenant);
+      if (tenant && tenant !== leased) app.tenants.release(tenant);
     }
   }
 
@@ -227,6 +275,8 @@ export class Executor {
         return;
       default:
         if (!caller) throw new ApiError("UNAUTHORIZED", "Authentication required");
+        // An agent's grant for this very operation (checked after validation) replaces the scope.
+        if (caller.type === "agent" && this.hooks.checkGrant) return;
         if (!caller.scopes.includes(op.access)) {
           throw new ApiError(
             "FORBIDDEN",
@@ -276,10 +326,11 @@ export class Executor {
     { op }: CompiledOperation,
     ctx: OperationContext<never, never, never, unknown>,
     input: Record<string, unknown>,
+    looked: CacheSlot | undefined,
   ): Promise<Outcome> {
     const status = op.status ?? 200;
-    let slot: ReturnType<typeof cacheSlot> | undefined;
-    if (op.cacheable && ctx.caller) {
+    let slot = looked;
+    if (!slot && op.cacheable && ctx.caller) {
       slot = cacheSlot(ctx.tenant, cacheKey(op, input));
       if (slot.body !== undefined) return { status, body: slot.body, replayed: false, cookies: [] };
     }
@@ -317,7 +368,7 @@ export class Executor {
     };
     let { outcome, data } = op.durable
       ? durably(db.sqlite, transaction)
-      : db.sqlite.transaction(transaction).immediate();
+      : immediately(db.sqlite, transaction);
     tenantWritten(db);
     if (outcome.replayed) return outcome;
 
@@ -339,7 +390,7 @@ function render(status: number, result: unknown): Outcome {
   const reply = result instanceof Reply ? result : undefined;
   const data = reply ? reply.data : result;
   return {
-    status,
+    status: reply?.effects.status ?? status,
     body: status === 204 ? null : envelope(data),
     replayed: false,
     cookies: reply?.effects.cookies ?? [],

@@ -1,7 +1,7 @@
 import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import type { Executor, GrantCheck } from "./executor.ts";
-import type { Caller, HttpMethod, Operation } from "./operation.ts";
+import type { Executor, ValidatedInput } from "./executor.ts";
+import type { Caller, ClientInfo, HttpMethod, Operation } from "./operation.ts";
 import type { JobHandler } from "./outbox.ts";
 
 /** Where a bearer token is presented: each surface has its own accepted audience. */
@@ -21,7 +21,12 @@ export interface RawRoute {
   method: HttpMethod | "PUT";
   /** Elysia-style path, e.g. `/api/webhooks/:provider/:org`. */
   path: string;
-  handle(request: Request, params: Record<string, string>, requestId: string): Promise<Response> | Response;
+  handle(
+    request: Request,
+    params: Record<string, string>,
+    requestId: string,
+    client: ClientInfo,
+  ): Promise<Response> | Response;
 }
 
 /**
@@ -43,9 +48,18 @@ export interface Module {
   /** Fills the demo store on its first start (in its own transaction, in module order). */
   seedDemo?: (tenant: TenantDb) => void;
   /** Verifies `Authorization: Bearer` tokens (one module at most: agents); throws a 401 ApiError when invalid. */
-  authenticateBearer?: (token: string, surface: BearerSurface) => Promise<Caller>;
-  /** Authorizes agent callers per operation and input (one module at most: agents). */
-  checkGrant?: GrantCheck;
+  authenticateBearer?: (token: string, surface: BearerSurface, service: Service) => Promise<Caller>;
+  /**
+   * Authorizes agent callers per operation and input (one module at most: agents); for agents it
+   * replaces the scope check (see core/executor.ts GrantCheck).
+   */
+  checkGrant?: (
+    operationId: string,
+    caller: Caller,
+    input: Record<string, unknown>,
+    validated: ValidatedInput,
+    service: Service,
+  ) => void;
   /** Routes outside the operation registry, mounted beside the operations. */
   routes?: (service: Service) => RawRoute[];
 }

@@ -44,7 +44,7 @@ export interface SignedInCustomer {
  */
 export type Access = "public" | "user" | "caller" | Scope | "webhook";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 type In<T extends TSchema | undefined> = T extends TSchema ? Static<T> : undefined;
 
@@ -98,11 +98,11 @@ export interface CookieToSet {
   maxAgeSeconds: number;
 }
 
-/** A result with effects for the transport: cookies to set, a `Location`. */
+/** A result with effects for the transport: cookies to set, a `Location`, a success status other than the declared one (201 for a PUT that created). */
 export class Reply<T> {
   constructor(
     readonly data: T,
-    readonly effects: { cookies?: CookieToSet[]; location?: string },
+    readonly effects: { cookies?: CookieToSet[]; location?: string; status?: 200 | 201 },
   ) {}
 }
 

@@ -1,12 +1,13 @@
 import { sha256Hex } from "../auth/crypto.ts";
 import { normalizeEmail } from "../auth/service.ts";
-import { loadPricedCart, paymentMethodsFor } from "../cart/service.ts";
+import { loadPricedCart } from "../cart/service.ts";
 import type { variants } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
+import { type CheckoutPayments, manualPayments, type PaymentScope } from "./checkout-payments.ts";
 import { addOrderEvent } from "./service.ts";
 import type { customers } from "./tables.ts";
 import { orderView } from "./view.ts";
@@ -61,14 +62,18 @@ const refuse = (message: string, path = "/body") =>
  * place-order operation is transactional and durable): stock is taken with conditional UPDATEs,
  * so concurrent buyers of the last units can never oversell; the coupon use is counted against
  * its limit the same way; then the customer, the order with its lines and first event, and the
- * completed cart are written. Any refusal rolls all of it back.
+ * completed cart are written. Any refusal rolls all of it back. A provider payment method then
+ * has its payment started by `payments` in the same transaction (the provider is called after the
+ * commit).
  */
 export function placeOrder(
-  tenant: TenantDb,
+  scope: PaymentScope,
   cartId: string,
-  input: { email?: string; paymentMethodId?: string; note?: string },
+  input: { email?: string; paymentMethodId?: string; note?: string; phone?: string; returnUrl?: string },
   customer: SignedInCustomer | null,
+  payments: CheckoutPayments = manualPayments,
 ) {
+  const { tenant } = scope;
   const state = loadPricedCart(tenant, cartId);
   const { cart, lines, priced, store } = state;
   if (cart.status !== "active") throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
@@ -89,10 +94,14 @@ export function placeOrder(
     throw refuse("A shipping address is required", "/shippingAddress");
   if (needsShipping && !state.shippingMethod)
     throw refuse("A shipping method is required", "/shippingMethod");
-  const offered = paymentMethodsFor(store, priced.totals.total);
+  const offered = payments.methods(tenant, scope.app, {
+    store,
+    currency: cart.currency,
+    total: priced.totals.total,
+  });
   let paymentMethod: { id: string; provider: string; type: string } | null = null;
+  const chosen = offered.find((m) => m.id === input.paymentMethodId);
   if (offered.length > 0) {
-    const chosen = offered.find((m) => m.id === input.paymentMethodId);
     if (!chosen) {
       throw refuse(
         `Choose a payment method: ${offered.map((m) => m.id).join(", ")}`,
@@ -100,6 +109,10 @@ export function placeOrder(
       );
     }
     paymentMethod = { id: chosen.id, provider: chosen.provider, type: chosen.type };
+  }
+  const phone = input.phone ?? state.billingAddress?.phone ?? state.shippingAddress?.phone ?? null;
+  if (chosen?.requires.includes("phone") && !phone) {
+    throw refuse(`${chosen.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
   }
 
   // Stock: a conditional decrement per line; a line that cannot be served refuses the whole order.
@@ -232,6 +245,18 @@ export function placeOrder(
   });
   addOrderEvent(tenant, orderId, "placed", `Order #${next} placed`, now);
   if (paid) addOrderEvent(tenant, orderId, "paid", "Nothing to pay: the total is 0", now);
+  if (chosen && chosen.provider !== "manual") {
+    payments.begin(scope, {
+      orderId,
+      number: next,
+      total: priced.totals.total,
+      currency: cart.currency,
+      email,
+      phone,
+      returnUrl: input.returnUrl,
+      method: chosen,
+    });
+  }
   tenant.sqlite
     .query(
       "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",

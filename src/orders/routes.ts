@@ -3,8 +3,17 @@ import { Type } from "@sinclair/typebox";
 import { sha256Hex } from "../auth/crypto.ts";
 import { CartParams, cartIdempotencyScope } from "../cart/schema.ts";
 import { ApiError, notFound } from "../core/errors.ts";
-import { type Caller, defineOperation, type Operation, Paged } from "../core/operation.ts";
+import {
+  type Caller,
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  Paged,
+  type SignedInCustomer,
+} from "../core/operation.ts";
 import { Body, Id, pageOf, Text } from "../core/schemas.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { type CheckoutPayments, manualPayments } from "./checkout-payments.ts";
 import {
   ACCOUNT_ORDER_SQL,
   AdminListOrdersQuery,
@@ -22,9 +31,9 @@ const ORDERS = "Orders";
 const ADMIN_ORDERS = "Admin: orders";
 const ADMIN_DASHBOARD = "Admin: dashboard";
 
-const OrderIdParams = Type.Object({ id: Id("ord") });
+export const OrderIdParams = Type.Object({ id: Id("ord") });
 
-const GetOrderQuery = Type.Object({
+export const GetOrderQuery = Type.Object({
   token: Type.Optional(Text({ min: 1, max: 200, description: "The order's access token (guest checkout)" })),
 });
 
@@ -74,235 +83,267 @@ function mayRead(caller: Caller, row: OrderRow, token: string | undefined, custo
   return customerOwns();
 }
 
-// ---------------------------------------------------------------- storefront
+/**
+ * The order `caller` may read (see `mayRead`), else the same 404 as for an order that does not
+ * exist. `customer` is looked up only when needed.
+ */
+export function findReadableOrder(
+  tenant: TenantDb,
+  caller: Caller,
+  orderId: string,
+  token: string | undefined,
+  customer: () => SignedInCustomer | null,
+): OrderRow {
+  const row = findOrderRow(tenant, orderId);
+  const customerOwns = () => {
+    if (customer()?.id !== row.customer_id) return false;
+    // Only orders placed from the account's own carts, never guest orders with the same email.
+    return (
+      tenant.sqlite.query(`SELECT 1 FROM orders o WHERE o.id = ? AND ${ACCOUNT_ORDER_SQL}`).get(row.id) !==
+      null
+    );
+  };
+  if (!mayRead(caller, row, token, customerOwns)) throw notFound("Order");
+  return row;
+}
 
-const placeOrderOp = defineOperation({
-  method: "POST",
-  path: "/v1/carts/{id}/place-order",
-  operationId: "placeOrder",
-  summary: "Place the order",
-  description:
-    "Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with " +
-    "`accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item " +
-    "cannot be served, also when a concurrent buyer took the last units.",
-  // Listed with the cart it completes.
-  tag: "Carts",
-  access: "storefront",
-  status: 201,
-  durable: true,
-  idempotencyScope: cartIdempotencyScope,
-  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
-  params: CartParams,
-  body: PlaceOrderBody,
-  response: PlacedOrder,
-  handler: ({ tenant, params, body, customer }) => placeOrder(tenant, params.id, body, customer),
-});
-
-const listOrdersOp = defineOperation({
-  method: "GET",
-  path: "/v1/orders",
-  operationId: "listOrders",
-  summary: "The signed-in customer's orders, newest first",
-  description:
-    "Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. " +
-    "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
-  tag: ORDERS,
-  access: "storefront",
-  list: true,
-  query: ListOrdersQuery,
-  response: OrderSummary,
-  handler: ({ tenant, customer, query }) => {
-    if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
-    const page = pageOf(query);
-    const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
-    return new Paged(items, page, total);
-  },
-});
-
-const getOrderOp = defineOperation({
-  method: "GET",
-  path: "/v1/orders/{id}",
-  operationId: "getOrder",
-  summary: "Get an order",
-  description:
-    "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
-    "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
-    "Anyone else gets 404.",
-  tag: ORDERS,
-  access: "storefront",
-  params: OrderIdParams,
-  query: GetOrderQuery,
-  response: Order,
-  handler: (ctx) => {
-    const { tenant, caller, params, query } = ctx;
-    const row = findOrderRow(tenant, params.id);
-    const customerOwns = () => {
-      const customer = ctx.customer;
-      if (customer?.id !== row.customer_id) return false;
-      // Only orders placed from the account's own carts, never guest orders with the same email.
-      return (
-        tenant.sqlite.query(`SELECT 1 FROM orders o WHERE o.id = ? AND ${ACCOUNT_ORDER_SQL}`).get(row.id) !==
-        null
-      );
-    };
-    if (!mayRead(caller, row, query.token, customerOwns)) {
-      throw notFound("Order");
-    }
-    return orderView(tenant, row.id);
-  },
-});
-
-// ---------------------------------------------------------------- admin
-
-const adminListOrdersOp = defineOperation({
-  method: "GET",
-  path: "/v1/admin/orders",
-  operationId: "adminListOrders",
-  summary: "List orders, newest first",
-  description:
-    "Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or " +
-    "of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. " +
-    "Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  list: true,
-  query: AdminListOrdersQuery,
-  response: OrderSummary,
-  handler: ({ tenant, query }) => {
-    const page = pageOf(query);
-    const { page: _page, limit: _limit, ...filter } = query;
-    const { items, total } = listOrders(tenant, filter, page);
-    return new Paged(items, page, total);
-  },
-});
-
-const adminGetOrderOp = defineOperation({
-  method: "GET",
-  path: "/v1/admin/orders/{id}",
-  operationId: "adminGetOrder",
-  summary: "Get an order with its lines, refunds, fulfillments and events",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  params: OrderIdParams,
-  response: Order,
-  handler: ({ tenant, params }) => orderView(tenant, params.id),
-});
-
-const adminFulfillOrderOp = defineOperation({
-  method: "POST",
-  path: "/v1/admin/orders/{id}/fulfill",
-  operationId: "adminFulfillOrder",
-  summary: "Fulfill an order (ship it)",
-  description:
-    "Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one " +
-    "(cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until " +
-    "marked paid. Any other state is a 409 naming it.",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  durable: true,
-  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-  params: OrderIdParams,
-  body: FulfillBody,
-  response: Order,
-  handler: ({ tenant, params, body }) => {
-    fulfillOrder(tenant, params.id, body);
-    return orderView(tenant, params.id);
-  },
-});
-
-const adminRefundOrderOp = defineOperation({
-  method: "POST",
-  path: "/v1/admin/orders/{id}/refund",
-  operationId: "adminRefundOrder",
-  summary: "Refund an order, in full or in part",
-  description:
-    "Allowed when the payment is paid or partially refunded. `amount` defaults to what is left to refund " +
-    "and must be between 1 and that (else 422). `restock: true` gives the order's units back to stock, " +
-    "once per order. Orders paid by a manual method are refunded at once; refunds through a payment " +
-    "provider are not available yet (422). Send an `Idempotency-Key` so a retry never refunds twice.",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  durable: true,
-  errors: ["CONFLICT", "UNPROCESSABLE", "IDEMPOTENCY_CONFLICT"],
-  params: OrderIdParams,
-  body: RefundBody,
-  response: Order,
-  handler: ({ tenant, params, body }) => {
-    refundOrder(tenant, params.id, body);
-    return orderView(tenant, params.id);
-  },
-});
-
-const adminCancelOrderOp = defineOperation({
-  method: "POST",
-  path: "/v1/admin/orders/{id}/cancel",
-  operationId: "adminCancelOrder",
-  summary: "Cancel an unpaid, unfulfilled order",
-  description:
-    "Allowed on an open, unfulfilled order whose payment was not received. Gives its units back to stock " +
-    "and its coupon use back to the coupon. A paid order is refunded instead (409).",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  durable: true,
-  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-  params: OrderIdParams,
-  response: Order,
-  handler: ({ tenant, params }) => {
-    cancelOrder(tenant, params.id);
-    return orderView(tenant, params.id);
-  },
-});
-
-const adminMarkOrderPaidOp = defineOperation({
-  method: "POST",
-  path: "/v1/admin/orders/{id}/mark-paid",
-  operationId: "adminMarkOrderPaid",
-  summary: "Mark an order paid by a manual payment method",
-  description:
-    "For bank transfers and cash on delivery: allowed on an open order whose manual payment is pending. " +
-    "An order already fulfilled is completed.",
-  tag: ADMIN_ORDERS,
-  access: "admin",
-  durable: true,
-  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-  params: OrderIdParams,
-  response: Order,
-  handler: ({ tenant, params }) => {
-    markOrderPaid(tenant, params.id);
-    return orderView(tenant, params.id);
-  },
-});
-
-// ---------------------------------------------------------------- admin: dashboard
-
-const adminDashboardStatsOp = defineOperation({
-  method: "GET",
-  path: "/v1/admin/dashboard/stats",
-  operationId: "adminDashboardStats",
-  summary: "Dashboard statistics over a date range",
-  description:
-    `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
-    `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
-    "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
-    "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
-    "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
-  tag: ADMIN_DASHBOARD,
-  access: "admin",
-  query: StatsQuery,
-  response: DashboardStats,
-  handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
+/** The scope a payment step needs, from a write's context. */
+const paymentScope = (
+  ctx: Pick<OperationContext<never, never, never>, "tenant" | "app" | "afterCommit">,
+) => ({
+  tenant: ctx.tenant,
+  app: ctx.app,
+  afterCommit: ctx.afterCommit,
 });
 
 /** Placing orders, storefront and admin orders, and the dashboard statistics drawn from them. */
-export const orderOperations: Operation[] = [
-  placeOrderOp,
-  listOrdersOp,
-  getOrderOp,
-  adminListOrdersOp,
-  adminGetOrderOp,
-  adminFulfillOrderOp,
-  adminRefundOrderOp,
-  adminCancelOrderOp,
-  adminMarkOrderPaidOp,
-  adminDashboardStatsOp,
-];
+export function orderOperations(payments: CheckoutPayments = manualPayments): Operation[] {
+  // ---------------------------------------------------------------- storefront
+
+  const placeOrderOp = defineOperation({
+    method: "POST",
+    path: "/v1/carts/{id}/place-order",
+    operationId: "placeOrder",
+    summary: "Place the order",
+    description:
+      "Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with " +
+      "`accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item " +
+      "cannot be served, also when a concurrent buyer took the last units.",
+    // Listed with the cart it completes.
+    tag: "Carts",
+    access: "storefront",
+    status: 201,
+    durable: true,
+    idempotencyScope: cartIdempotencyScope,
+    errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
+    params: CartParams,
+    body: PlaceOrderBody,
+    response: PlacedOrder,
+    handler: (ctx) => placeOrder(paymentScope(ctx), ctx.params.id, ctx.body, ctx.customer, payments),
+    // The provider answered after the commit (awaited work): show its payment page or reference.
+    reload: ({ tenant }, placed) => ({ ...orderView(tenant, placed.id), accessToken: placed.accessToken }),
+  });
+
+  const listOrdersOp = defineOperation({
+    method: "GET",
+    path: "/v1/orders",
+    operationId: "listOrders",
+    summary: "The signed-in customer's orders, newest first",
+    description:
+      "Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. " +
+      "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
+    tag: ORDERS,
+    access: "storefront",
+    list: true,
+    query: ListOrdersQuery,
+    response: OrderSummary,
+    handler: ({ tenant, customer, query }) => {
+      if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
+      const page = pageOf(query);
+      const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
+      return new Paged(items, page, total);
+    },
+  });
+
+  const getOrderOp = defineOperation({
+    method: "GET",
+    path: "/v1/orders/{id}",
+    operationId: "getOrder",
+    summary: "Get an order",
+    description:
+      "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
+      "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
+      "Anyone else gets 404.",
+    tag: ORDERS,
+    access: "storefront",
+    params: OrderIdParams,
+    query: GetOrderQuery,
+    response: Order,
+    handler: (ctx) => {
+      const { tenant, caller, params, query } = ctx;
+      const row = findReadableOrder(tenant, caller, params.id, query.token, () => ctx.customer);
+      return orderView(tenant, row.id);
+    },
+  });
+
+  // ---------------------------------------------------------------- admin
+
+  const adminListOrdersOp = defineOperation({
+    method: "GET",
+    path: "/v1/admin/orders",
+    operationId: "adminListOrders",
+    summary: "List orders, newest first",
+    description:
+      "Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or " +
+      "of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. " +
+      "Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    list: true,
+    query: AdminListOrdersQuery,
+    response: OrderSummary,
+    handler: ({ tenant, query }) => {
+      const page = pageOf(query);
+      const { page: _page, limit: _limit, ...filter } = query;
+      const { items, total } = listOrders(tenant, filter, page);
+      return new Paged(items, page, total);
+    },
+  });
+
+  const adminGetOrderOp = defineOperation({
+    method: "GET",
+    path: "/v1/admin/orders/{id}",
+    operationId: "adminGetOrder",
+    summary: "Get an order with its lines, refunds, fulfillments and events",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    params: OrderIdParams,
+    response: Order,
+    handler: ({ tenant, params }) => orderView(tenant, params.id),
+  });
+
+  const adminFulfillOrderOp = defineOperation({
+    method: "POST",
+    path: "/v1/admin/orders/{id}/fulfill",
+    operationId: "adminFulfillOrder",
+    summary: "Fulfill an order (ship it)",
+    description:
+      "Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one " +
+      "(cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until " +
+      "marked paid. Any other state is a 409 naming it.",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    durable: true,
+    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+    params: OrderIdParams,
+    body: FulfillBody,
+    response: Order,
+    handler: ({ tenant, params, body }) => {
+      fulfillOrder(tenant, params.id, body);
+      return orderView(tenant, params.id);
+    },
+  });
+
+  const adminRefundOrderOp = defineOperation({
+    method: "POST",
+    path: "/v1/admin/orders/{id}/refund",
+    operationId: "adminRefundOrder",
+    summary: "Refund an order, in full or in part",
+    description:
+      "Allowed when the payment is paid or partially refunded. `amount` defaults to what is left to refund " +
+      "and must be between 1 and that (else 422). `restock: true` gives the order's units back to stock, " +
+      "once per order. Orders paid by a manual method (and Ifthenpay payments, which the merchant refunds " +
+      "in Ifthenpay's back office) are refunded at once; Stripe and Easypay payments are refunded through " +
+      "the provider after the commit (the refund stays `pending` until the provider confirms it). Send an " +
+      "`Idempotency-Key` so a retry never refunds twice.",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    durable: true,
+    errors: ["CONFLICT", "UNPROCESSABLE", "IDEMPOTENCY_CONFLICT"],
+    params: OrderIdParams,
+    body: RefundBody,
+    response: Order,
+    handler: (ctx) => {
+      const scope = paymentScope(ctx);
+      refundOrder(ctx.tenant, ctx.params.id, ctx.body, {
+        requestProviderRefund: (request) => payments.requestProviderRefund(scope, request),
+      });
+      return orderView(ctx.tenant, ctx.params.id);
+    },
+    reload: ({ tenant, params }) => orderView(tenant, params.id),
+  });
+
+  const adminCancelOrderOp = defineOperation({
+    method: "POST",
+    path: "/v1/admin/orders/{id}/cancel",
+    operationId: "adminCancelOrder",
+    summary: "Cancel an unpaid (or fully refunded), unfulfilled order",
+    description:
+      "Allowed on an open, unfulfilled order whose payment was not received or was refunded in full. Gives " +
+      "its units back to stock (unless a refund already did) and its coupon use back to the coupon; it never " +
+      "refunds. A paid or partially refunded order is refunded instead (409).",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    durable: true,
+    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+    params: OrderIdParams,
+    response: Order,
+    handler: ({ tenant, params }) => {
+      cancelOrder(tenant, params.id);
+      return orderView(tenant, params.id);
+    },
+  });
+
+  const adminMarkOrderPaidOp = defineOperation({
+    method: "POST",
+    path: "/v1/admin/orders/{id}/mark-paid",
+    operationId: "adminMarkOrderPaid",
+    summary: "Mark an order paid by a manual payment method",
+    description:
+      "For bank transfers and cash on delivery: allowed on an open order whose manual payment is pending. " +
+      "An order already fulfilled is completed.",
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    durable: true,
+    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+    params: OrderIdParams,
+    response: Order,
+    handler: ({ tenant, params }) => {
+      markOrderPaid(tenant, params.id);
+      return orderView(tenant, params.id);
+    },
+  });
+
+  // ---------------------------------------------------------------- admin: dashboard
+
+  const adminDashboardStatsOp = defineOperation({
+    method: "GET",
+    path: "/v1/admin/dashboard/stats",
+    operationId: "adminDashboardStats",
+    summary: "Dashboard statistics over a date range",
+    description:
+      `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
+      `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
+      "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
+      "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
+      "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
+    tag: ADMIN_DASHBOARD,
+    access: "admin",
+    query: StatsQuery,
+    response: DashboardStats,
+    handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
+  });
+
+  return [
+    placeOrderOp,
+    listOrdersOp,
+    getOrderOp,
+    adminListOrdersOp,
+    adminGetOrderOp,
+    adminFulfillOrderOp,
+    adminRefundOrderOp,
+    adminCancelOrderOp,
+    adminMarkOrderPaidOp,
+    adminDashboardStatsOp,
+  ];
+}

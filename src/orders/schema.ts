@@ -22,6 +22,41 @@ export const OrderTotals = named(
   }),
 );
 
+const PaymentAction = Type.Union([
+  Type.Object({
+    type: Type.Literal("redirect"),
+    url: Type.String({ description: "The provider's payment page" }),
+  }),
+  Type.Object({
+    type: Type.Literal("reference"),
+    entity: Type.String(),
+    reference: Type.String(),
+    amount: Type.Integer({ description: "Minor units" }),
+    expiresAt: Timestamp,
+  }),
+  Type.Object({
+    type: Type.Literal("push"),
+    phone: Type.String({ description: "Approve the payment in the MB WAY app of this phone" }),
+    expiresAt: Timestamp,
+  }),
+  Type.Object({ type: Type.Literal("offline"), instructions: Localized }),
+]);
+
+export const OrderPayment = named(
+  "OrderPayment",
+  Type.Object({
+    attemptId: Type.String(),
+    provider: Type.String(),
+    method: Type.String({ description: "card, mbway, multibanco" }),
+    status: Type.String({
+      description: "created, processing, authorized, succeeded, failed, expired, mismatch",
+    }),
+    amount: Type.Integer({ description: "Minor units, in the order's currency" }),
+    expiresAt: Type.Optional(Timestamp),
+    action: Type.Optional(PaymentAction),
+  }),
+);
+
 export const Order = named(
   "Order",
   Type.Object({
@@ -55,7 +90,16 @@ export const Order = named(
     coupon: Nullable(Type.Object({ code: Type.String(), type: Type.String(), value: Type.Integer() })),
     paymentMethod: Nullable(Type.Object({ id: Type.String(), provider: Type.String(), type: Type.String() })),
     totals: OrderTotals,
-    payments: Type.Array(Type.Unknown()),
+    payment: Type.Union([OrderPayment, Type.Null()], {
+      description:
+        "The latest payment attempt and what the shopper must do next (`action`); no `action` while the " +
+        "provider has not answered yet (retry with POST /v1/orders/{id}/payment)",
+    }),
+    payments: Type.Array(OrderPayment, { description: "Every payment attempt, oldest first" }),
+    paymentFlags: Type.Array(Type.String(), {
+      description:
+        "amount_mismatch, duplicate_payment, paid_after_cancel, reopened_after_payment, refund_required, chargeback",
+    }),
     refunds: Type.Array(
       Type.Object({
         id: Type.String(),
@@ -86,6 +130,22 @@ export const Order = named(
 export const PlaceOrderBody = Body({
   email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
   paymentMethodId: Type.Optional(Text({ min: 1, max: 64 })),
+  phone: Type.Optional(
+    Text({
+      min: 9,
+      max: 20,
+      pattern: "^[+0-9][0-9 ]*$",
+      description: "For methods that require a phone (MB WAY); default: the billing or shipping address's",
+    }),
+  ),
+  returnUrl: Type.Optional(
+    Text({
+      min: 1,
+      max: 2000,
+      pattern: "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][^\\s]*)?$",
+      description: "Where a redirect payment (card) sends the shopper back to",
+    }),
+  ),
   note: Type.Optional(Text({ max: 2000 })),
 });
 

@@ -3,6 +3,7 @@ import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
+import type { ProviderRefundRequest, ProviderRefundResult } from "./checkout-payments.ts";
 import type { OrderPaymentMethod, orders } from "./tables.ts";
 import { findOrderRow, type OrderRow } from "./view.ts";
 
@@ -26,8 +27,8 @@ export function addOrderEvent(
 
 /** Payment states in which the order's money was received (and not all of it given back). */
 const PAID = new Set(["paid", "partially_refunded"]);
-/** Payment states that forbid a cancel: money was received, so the way back is a refund. */
-const MONEY_RECEIVED = new Set(["paid", "partially_refunded", "refunded"]);
+/** Payment states that forbid a cancel: money was received and is kept, so the way back is a refund. */
+const MONEY_KEPT = new Set(["paid", "partially_refunded"]);
 
 const parsePaymentMethod = (row: OrderRow): OrderPaymentMethod | null =>
   parseJsonOrNull<OrderPaymentMethod>(row.payment_method);
@@ -97,6 +98,67 @@ export function releaseStock(tenant: TenantDb, orderId: string): boolean {
         SET on_hand = on_hand + (SELECT sum(i.stock_taken) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id)
       WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken > 0)`,
   ).run(orderId);
+  return true;
+}
+
+/**
+ * Takes the order's units from stock again (a payment arrived for an order whose stock was
+ * released), all lines or none: tracked lines without backorder need their quantity on hand,
+ * backordered ones take what is there. Counts the coupon use again too. Returns false, changing
+ * nothing, when a line cannot be served or the stock is still held. Does not append an event.
+ */
+export function retakeStock(tenant: TenantDb, orderId: string): boolean {
+  const db = tenant.sqlite;
+  const held = db.query("SELECT stock_held FROM orders WHERE id = ?").get(orderId) as {
+    stock_held: number;
+  } | null;
+  if (!held || held.stock_held === 1) return false;
+  const lines = db
+    .query(
+      `SELECT i.id, i.variant_id, i.quantity, v.tracked, v.on_hand, v.allow_backorder
+         FROM order_items i LEFT JOIN variants v ON v.id = i.variant_id WHERE i.order_id = ?`,
+    )
+    .all(orderId) as {
+    id: string;
+    variant_id: string;
+    quantity: number;
+    tracked: number | null;
+    on_hand: number | null;
+    allow_backorder: number | null;
+  }[];
+  // Lines of the same variant are checked together.
+  const wanted = new Map<string, number>();
+  for (const line of lines) {
+    if (line.tracked && !line.allow_backorder)
+      wanted.set(line.variant_id, (wanted.get(line.variant_id) ?? 0) + line.quantity);
+  }
+  for (const line of lines) {
+    if (line.tracked === null) return false; // the variant was deleted: it cannot be served again
+    const need = wanted.get(line.variant_id);
+    if (need !== undefined && (line.on_hand ?? 0) < need) return false;
+  }
+  const setTaken = db.query("UPDATE order_items SET stock_taken = ? WHERE id = ?");
+  for (const line of lines) {
+    if (!line.tracked) {
+      setTaken.run(0, line.id);
+      continue;
+    }
+    const onHand = (
+      db.query("SELECT on_hand FROM variants WHERE id = ?").get(line.variant_id) as { on_hand: number }
+    ).on_hand;
+    const take = line.allow_backorder ? Math.min(Math.max(onHand, 0), line.quantity) : line.quantity;
+    db.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(take, line.variant_id);
+    setTaken.run(take, line.id);
+  }
+  db.query("UPDATE orders SET stock_held = 1 WHERE id = ?").run(orderId);
+  const coupon = db
+    .query(
+      "UPDATE orders SET coupon_counted = 1 WHERE id = ? AND coupon_counted = 0 AND coupon IS NOT NULL RETURNING coupon",
+    )
+    .get(orderId) as { coupon: string } | null;
+  const code = coupon && parseJsonOrNull<{ code: string }>(coupon.coupon)?.code;
+  if (code)
+    db.query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?").run(code.toUpperCase());
   return true;
 }
 
@@ -176,37 +238,21 @@ export interface RefundInput {
   restock?: boolean;
 }
 
-/** What the service asks a payment provider to refund. */
-export interface ProviderRefundRequest {
-  orderId: string;
-  /** Our refund id (`ref_…`), to be sent to the provider as its reference / idempotency key. */
-  refundId: string;
-  amount: number;
-  currency: string;
-  reason: string | null;
-  paymentMethod: OrderPaymentMethod;
-}
-
-/** The provider's answer: the refund is done, or accepted and confirmed later by a notification. */
-export interface ProviderRefundResult {
-  status: "pending" | "succeeded";
-}
-
 /**
- * The boundary the payments module implements: refunds of orders paid through
- * a provider go through it. Until then the only implementation refuses with a 422, and only
- * manual payment methods refund immediately.
+ * Refunds of orders paid through a provider go through this (the payments module, see
+ * checkout-payments.ts); without it they are refused with a 422, and only manual payment methods
+ * refund immediately.
  */
 export interface ProviderRefunds {
-  requestProviderRefund(tenant: TenantDb, request: ProviderRefundRequest): ProviderRefundResult;
+  requestProviderRefund(request: ProviderRefundRequest): ProviderRefundResult;
 }
 
 export const unavailableProviderRefunds: ProviderRefunds = {
-  requestProviderRefund(_tenant, request) {
+  requestProviderRefund(request) {
     throw new ApiError(
       "UNPROCESSABLE",
-      `Refunds through ${request.paymentMethod.provider} are not available yet`,
-      [{ path: "/paymentMethod/provider", message: "provider refunds are not available yet" }],
+      `Refunds through ${request.paymentMethod.provider} are not available`,
+      [{ path: "/paymentMethod/provider", message: "provider refunds are not available" }],
     );
   },
 };
@@ -252,7 +298,7 @@ export function refundOrder(
   const paymentMethod = parsePaymentMethod(row);
   let status: RefundResult["status"] = "succeeded";
   if (paymentMethod && paymentMethod.provider !== "manual") {
-    status = providers.requestProviderRefund(tenant, {
+    status = providers.requestProviderRefund({
       orderId,
       refundId,
       amount,
@@ -284,18 +330,26 @@ export function refundOrder(
 // ---------------------------------------------------------------- cancel
 
 /**
- * Cancel: from open + unfulfilled when no money was received (pending, processing, failed,
- * expired). Releases the held stock and the coupon use.
+ * Cancel: from open + unfulfilled when no money is kept: nothing was received (pending, processing,
+ * failed, expired) or all of it was refunded. Releases the held stock and the coupon use, each only
+ * if still held (a refund with restock gave the stock back already); it never refunds.
  */
 export function cancelOrder(tenant: TenantDb, orderId: string, at = Date.now()): void {
   const row = findOrderRow(tenant, orderId);
   if (row.status !== "open") throw conflict("cancel", row, `a ${row.status} order cannot be cancelled`);
   if (row.fulfillment_status !== "unfulfilled") throw conflict("cancel", row, "it is already fulfilled");
-  if (MONEY_RECEIVED.has(row.payment_status)) {
+  if (MONEY_KEPT.has(row.payment_status)) {
     throw conflict("cancel", row, "its payment was received; refund it instead");
   }
 
-  moveFrom(tenant, row, "cancel", "status = 'cancelled', cancelled_at = ?", [at], at);
+  moveFrom(
+    tenant,
+    row,
+    "cancel",
+    "status = 'cancelled', cancelled_at = ?, cancel_reason = 'merchant'",
+    [at],
+    at,
+  );
   const stock = releaseStock(tenant, orderId);
   const coupon = releaseCoupon(tenant, orderId);
   const released = [stock && "stock", coupon && "coupon use"].filter(Boolean).join(" and ");

@@ -68,6 +68,27 @@ export interface OrderPaymentMethod {
   type: string;
 }
 
+/** What the shopper must do next to pay, by the method's flow. */
+export type PaymentAction =
+  | { type: "redirect"; url: string }
+  | { type: "reference"; entity: string; reference: string; amount: number; expiresAt: string }
+  | { type: "push"; phone: string; expiresAt: string }
+  | { type: "offline"; instructions: Localized };
+
+/** One payment attempt as the order shows it (written by the payments module whenever it changes). */
+export interface OrderPayment {
+  attemptId: string;
+  provider: string;
+  method: string;
+  status: string;
+  amount: number;
+  expiresAt?: string;
+  action?: PaymentAction;
+}
+
+/** Why payment events cancelled an order; `merchant` for the admin cancel. */
+export const CANCEL_REASONS = ["failed", "expired", "merchant"] as const;
+
 export const orders = sqliteTable(
   "orders",
   {
@@ -88,6 +109,10 @@ export const orders = sqliteTable(
     shippingMethod: text("shipping_method", { mode: "json" }).$type<OrderShippingMethod>(),
     coupon: text("coupon", { mode: "json" }).$type<OrderCoupon>(),
     paymentMethod: text("payment_method", { mode: "json" }).$type<OrderPaymentMethod>(),
+    /** The order's payment attempts, oldest first, as shown (kept by the payments module). */
+    payments: text("payments", { mode: "json" }).$type<OrderPayment[]>().notNull().default(sql`'[]'`),
+    /** `amount_mismatch`, `duplicate_payment`, `paid_after_cancel`, `reopened_after_payment`, `refund_required`, `chargeback`. */
+    paymentFlags: text("payment_flags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     subtotal: integer("subtotal").notNull(),
     discount: integer("discount").notNull(),
     shipping: integer("shipping").notNull(),
@@ -105,6 +130,7 @@ export const orders = sqliteTable(
     placedAt: integer("placed_at").notNull(),
     paidAt: integer("paid_at"),
     cancelledAt: integer("cancelled_at"),
+    cancelReason: text("cancel_reason", { enum: CANCEL_REASONS }),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [

@@ -5,7 +5,7 @@ import { notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
-import type { OrderCoupon, OrderPaymentMethod, OrderShippingMethod } from "./tables.ts";
+import type { OrderCoupon, OrderPayment, OrderPaymentMethod, OrderShippingMethod } from "./tables.ts";
 
 // Reads of an order: its row, and the order as the API shows it, read in a fixed number of
 // queries. The writes are the state machine's (service.ts) and place-order's.
@@ -39,6 +39,9 @@ export interface OrderRow {
   placed_at: number;
   paid_at: number | null;
   cancelled_at: number | null;
+  cancel_reason: string | null;
+  payments: string;
+  payment_flags: string;
   updated_at: number;
 }
 
@@ -114,6 +117,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
     .query("SELECT type, message, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, rowid")
     .all(orderId) as { type: string; message: string; created_at: number }[];
   const m = (amount: number) => money(amount, row.currency);
+  const payments = JSON.parse(row.payments) as OrderPayment[];
   const shippingMethod = parseJsonOrNull<OrderShippingMethod>(row.shipping_method);
   return {
     id: row.id,
@@ -144,7 +148,9 @@ export function orderView(tenant: TenantDb, orderId: string) {
     coupon: parseJsonOrNull<OrderCoupon>(row.coupon),
     paymentMethod: parseJsonOrNull<OrderPaymentMethod>(row.payment_method),
     totals: orderTotals(row),
-    payments: [] as unknown[],
+    payment: payments.at(-1) ?? null,
+    payments,
+    paymentFlags: JSON.parse(row.payment_flags) as string[],
     refunds: refunds.map((r) => ({
       id: r.id,
       amount: m(r.amount),

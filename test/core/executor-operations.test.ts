@@ -5,6 +5,7 @@ import type { ExecuteOptions, Outcome, Principal } from "../../src/core/executor
 import type { Caller, DashboardUser, Operation } from "../../src/core/operation.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { PT_ADDRESS } from "../helpers/shop.ts";
+import { type FakeStripe, fakeStripe } from "../payments/helpers.ts";
 
 // Every declared operation run through the executor alone (no Request, no HTTP adapter), from a
 // table of minimal valid inputs keyed by operationId. The fixtures are made by executing
@@ -23,6 +24,8 @@ interface Row {
 
 let t: TestApp;
 let requests = 0;
+/** Card payments are started against a fake Stripe on 127.0.0.1. */
+let stripe: FakeStripe;
 
 function operation(operationId: string): Operation {
   const op = t.app.operations.find((o) => o.operationId === operationId);
@@ -102,6 +105,9 @@ interface Fixtures {
   orderToMarkPaid: string;
   orderToRefund: string;
   orderToCancel: string;
+  /** Card orders: one to pay again, one whose shopper comes back from Stripe. */
+  cardOrderToRetry: string;
+  cardOrderToConfirm: { id: string; sessionId: string };
   dashboard: {
     email: string;
     user: DashboardUser;
@@ -125,19 +131,27 @@ async function readyCart(admin: Principal, shippingMethodId: string, variantId: 
   return cart as { id: string; items: { id: string }[] };
 }
 
-async function placedOrder(admin: Principal, shippingMethodId: string, variantId: string, token?: string) {
+async function placedOrder(
+  admin: Principal,
+  shippingMethodId: string,
+  variantId: string,
+  token?: string,
+  paymentMethodId = "manual_bank_transfer",
+) {
   const cart = await readyCart(admin, shippingMethodId, variantId, token);
-  const order = await run(
-    "placeOrder",
-    admin,
-    { id: cart.id, paymentMethodId: "manual_bank_transfer" },
-    token,
-  );
+  const order = await run("placeOrder", admin, { id: cart.id, paymentMethodId }, token);
   return order.id as string;
 }
 
 beforeAll(async () => {
-  t = makeTestApp();
+  stripe = fakeStripe();
+  t = makeTestApp({
+    env: {
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_SECRET_KEY: "sk_test_executor",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_executor",
+    },
+  });
   const orgA = (await t.org("Executor Shop A")).id;
   const orgB = (await t.org("Executor Shop B")).id;
   const admin: Principal = { caller: apiKeyCaller(orgA) };
@@ -191,6 +205,15 @@ beforeAll(async () => {
   const orderToRefund = await placedOrder(admin, shipping.id, variantId);
   await run("adminMarkOrderPaid", admin, { id: orderToRefund });
   const orderToCancel = await placedOrder(admin, shipping.id, variantId);
+  const cardOrderToRetry = await placedOrder(admin, shipping.id, variantId, undefined, "stripe_card");
+  const cardOrderToConfirm = await placedOrder(admin, shipping.id, variantId, undefined, "stripe_card");
+  const sessionId = (await run("adminGetOrder", admin, { id: cardOrderToConfirm })).payment.action.url
+    .split("/")
+    .at(-1) as string;
+  await run("adminPutIntegration", admin, {
+    provider: "ifthenpay",
+    fields: { antiPhishingKey: "first-key" },
+  });
 
   // A dashboard user, signed up through the executor: its outcome body holds the session.
   const email = "owner@example.com";
@@ -237,6 +260,8 @@ beforeAll(async () => {
     orderToMarkPaid,
     orderToRefund,
     orderToCancel,
+    cardOrderToRetry,
+    cardOrderToConfirm: { id: cardOrderToConfirm, sessionId },
     dashboard: {
       email,
       user,
@@ -247,7 +272,10 @@ beforeAll(async () => {
   };
 });
 
-afterAll(() => t?.cleanup());
+afterAll(() => {
+  t?.cleanup();
+  stripe?.stop();
+});
 
 // ---------------------------------------------------------------- the table
 
@@ -304,6 +332,8 @@ const table: Record<string, () => Row> = {
   adminListCustomers: () => admin({ query: "ana" }),
   adminGetCustomer: () => admin({ id: F.customer.id }),
   adminDashboardStats: () => admin(),
+  adminListIntegrations: () => admin(),
+  adminGetIntegration: () => admin({ provider: "stripe" }),
 
   // dashboard reads
   getSession: () => userRow(),
@@ -321,6 +351,7 @@ const table: Record<string, () => Row> = {
   adminUpdateCoupon: () => admin({ id: F.couponId, minSubtotal: 1000 }),
   adminCreateShippingMethod: () => admin({ name: { en: "Express" }, price: 1200, countries: ["PT"] }, 201),
   adminUpdateShippingMethod: () => admin({ id: F.shippingMethodId, minDays: 1, maxDays: 3 }),
+  adminPutIntegration: () => admin({ provider: "ifthenpay", fields: { antiPhishingKey: "second-key" } }),
 
   // cart writes
   createCart: () =>
@@ -345,12 +376,16 @@ const table: Record<string, () => Row> = {
   adminMarkOrderPaid: () => admin({ id: F.orderToMarkPaid }),
   adminRefundOrder: () => admin({ id: F.orderToRefund, amount: 100, reason: "Damaged" }),
   adminCancelOrder: () => admin({ id: F.orderToCancel }),
+  retryOrderPayment: () => storefront({ id: F.cardOrderToRetry }),
+  confirmOrderPayment: () =>
+    storefront({ id: F.cardOrderToConfirm.id, sessionId: F.cardOrderToConfirm.sessionId }),
 
   // deletes, each of its own resource
   adminDeleteProduct: () => admin({ id: F.productToDelete }, 204),
   adminDeleteCategory: () => admin({ id: F.categoryToDelete }, 204),
   adminDeleteCoupon: () => admin({ id: F.couponToDelete }, 204),
   adminDeleteShippingMethod: () => admin({ id: F.shippingMethodToDelete }, 204),
+  adminDeleteIntegration: () => admin({ provider: "ifthenpay" }, 204),
 
   // dashboard auth
   signUpEmail: () => publicRow({ email: "second-owner@example.com", password: PASSWORD }, 201),

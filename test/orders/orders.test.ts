@@ -361,12 +361,12 @@ describe("refund", () => {
     expect(await onHand(t, shop.id, lamp)).toBe(2);
   });
 
-  test("provider payments cannot be refunded yet: 422, nothing changed", async () => {
+  test("a provider order without a received provider payment cannot be refunded: 422, nothing changed", async () => {
     const placed = await place({ paymentStatus: "paid", paymentMethod: STRIPE_CARD });
     const before = await get(placed.id);
     const res = await move(placed.id, "refund", { amount: 100, restock: true });
     expect(res.status).toBe(422);
-    expect(res.body.error).toBe("Refunds through stripe are not available yet");
+    expect(res.body.error).toBe("No payment through stripe was received for this order");
     expect(await get(placed.id)).toEqual(before);
     expect((await orderRow(t, shop.id, placed.id)).stock_held).toBe(1);
   });
@@ -482,12 +482,26 @@ describe("cancel", () => {
     expect((await get(placed.id)).status).toBe("open");
   });
 
-  test("a refunded order cannot be cancelled either", async () => {
+  test("a fully refunded, unfulfilled order can be cancelled: no second refund, no second restock", async () => {
+    const start = await onHand(t, shop.id, mug);
+    const placed = await place({ paymentStatus: "paid", lines: [{ variantId: mug, quantity: 2 }] });
+    await move(placed.id, "refund", { restock: true });
+    expect(await onHand(t, shop.id, mug)).toBe(start);
+    const res = await move(placed.id, "cancel");
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "cancelled", paymentStatus: "refunded" });
+    expect(res.body.data.totals.refunded.amount).toBe(placed.total);
+    expect(res.body.data.refunds).toHaveLength(1);
+    expect(await onHand(t, shop.id, mug)).toBe(start);
+    expect((await move(placed.id, "cancel")).status).toBe(409);
+  });
+
+  test("a partially refunded order cannot be cancelled", async () => {
     const placed = await place({ paymentStatus: "paid" });
-    await move(placed.id, "refund", {});
+    await move(placed.id, "refund", { amount: 100 });
     const res = await move(placed.id, "cancel");
     expect(res.status).toBe(409);
-    expect(res.body.error).toContain("open / refunded / unfulfilled");
+    expect(res.body.error).toContain("open / partially_refunded / unfulfilled");
   });
 
   test("a fulfilled order cannot be cancelled", async () => {

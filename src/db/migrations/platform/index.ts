@@ -2,10 +2,12 @@
 import type { EmbeddedMigrations } from "../../sqlite.ts";
 import journal from "./meta/_journal.json";
 import m0 from "./0000_gorgeous_cerebro.sql" with { type: "text" };
+import m1 from "./0001_agent_auth.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
   files: {
     "0000_gorgeous_cerebro": m0,
+    "0001_agent_auth": m1,
   },
 };

@@ -7,6 +7,7 @@ import m2 from "./0002_product_search.sql" with { type: "text" };
 import m3 from "./0003_orders.sql" with { type: "text" };
 import m4 from "./0004_carts_without_updated_index.sql" with { type: "text" };
 import m5 from "./0005_outbox_and_idempotency_effects.sql" with { type: "text" };
+import m6 from "./0006_payments.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -17,5 +18,6 @@ export const migrations: EmbeddedMigrations = {
     "0003_orders": m3,
     "0004_carts_without_updated_index": m4,
     "0005_outbox_and_idempotency_effects": m5,
+    "0006_payments": m6,
   },
 };

@@ -1,0 +1,541 @@
+import { SESSION_COOKIE } from "../auth/caller.ts";
+import { createSession, findUser, SESSION_TTL_MS, verifyPassword } from "../auth/service.ts";
+import { ApiError } from "../core/errors.ts";
+import type { RawRoute } from "../core/module.ts";
+import type { ClientInfo } from "../core/operation.ts";
+import {
+  type ApprovalView,
+  adminOrganizations,
+  approvalView,
+  csrfToken,
+  csrfValid,
+  type DecisionAction,
+  type DecisionResult,
+  DURATIONS,
+  type Duration,
+  decideApproval,
+  FRESH_SIGN_IN_MS,
+  normalizeUserCode,
+  pendingApprovalForCode,
+} from "./approvals.ts";
+import { ProtocolError } from "./errors.ts";
+import { type DashboardSession, dashboardSession, MAX_BODY_BYTES, readText } from "./http.ts";
+import type { AgentRuntime } from "./runtime.ts";
+
+// The merchant approval page at AGENT_DEVICE_AUTH_PAGE (default `/device/capabilities`):
+// server-rendered HTML that works without JavaScript and on a phone. A merchant signs in (or confirms
+// the password when the last check is older than 5 minutes), types the code the agent shows, reviews
+// the agent and the capabilities it asks for, and approves all, some or none of them. Every decision
+// goes through `decideApproval`, after the page's own checks: same Origin, a CSRF token bound to the
+// session and the request, a rate limit per session. Never approves on GET; cannot be framed.
+
+const ACTIONS: readonly DecisionAction[] = ["approve_all", "approve_selected", "deny"];
+const DURATION_LABELS: Record<Duration, string> = {
+  "1h": "1 hour",
+  "24h": "24 hours",
+  "7d": "7 days",
+  "30d": "30 days",
+  "90d": "90 days",
+};
+const DEFAULT_DURATION: Duration = "30d";
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+const CSS = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1b1f24;background:#f3f4f6}
+main{max-width:40rem;margin:0 auto;padding:1rem 1rem 2rem}
+.brand{font-size:.875rem;color:#5b6470;margin:.25rem 0 0}
+h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem}
+h2{font-size:1.125rem;margin:0 0 .5rem}
+p{margin:.5rem 0}
+.card{background:#fff;border:1px solid #d9dde3;border-radius:12px;padding:1rem;margin:0 0 1rem}
+.field{display:block;font-weight:600;margin:.875rem 0 .25rem}
+.card>.field:first-child{margin-top:0}
+input[type=email],input[type=password],input[type=text],select,textarea{display:block;width:100%;font:inherit;font-size:1rem;padding:.75rem;border:1px solid #aeb4bd;border-radius:8px;background:#fff;color:inherit}
+input[readonly]{background:#f3f4f6}
+textarea{min-height:4.5rem;resize:vertical}
+input:focus,select:focus,textarea:focus,button:focus{outline:3px solid #8db3f5;outline-offset:1px}
+.code{font:600 1.375rem/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.12em;text-transform:uppercase}
+.shown-code{font:700 1.5rem/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.12em}
+button{display:block;width:100%;min-height:48px;font:inherit;font-size:1rem;font-weight:600;border-radius:8px;border:2px solid transparent;padding:.625rem 1rem;margin:.625rem 0 0;cursor:pointer}
+.primary{background:#1d5bd0;color:#fff}
+.secondary{background:#fff;color:#1d5bd0;border-color:#1d5bd0}
+.danger{background:#fff;color:#a8231b;border-color:#a8231b}
+.notice{border-radius:8px;padding:.75rem;margin:0 0 1rem;border:1px solid}
+.warning{background:#fff6dc;border-color:#e3bd4f}
+.error{background:#fdeceb;border-color:#e39b95;color:#7f1a14}
+.success{background:#e7f6ec;border-color:#8bcf9f}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .75rem;margin:0}
+dt{color:#5b6470}
+dd{margin:0;overflow-wrap:anywhere}
+.caps{list-style:none;margin:0;padding:0}
+.cap{padding:.75rem;border:1px solid #d9dde3;border-radius:8px;margin:.5rem 0}
+.cap label{display:flex;gap:.75rem;align-items:flex-start;cursor:pointer}
+.cap input{flex:none;width:1.5rem;height:1.5rem;margin:.125rem 0 0}
+.cap.admin{border-color:#dc9a3e;background:#fff7ec}
+.summary,.cap .muted,.constraint{display:block}
+details{margin:.5rem 0 0 2.25rem;font-size:.875rem;color:#3d444d}
+details summary{cursor:pointer;color:#1d5bd0;min-height:2rem;padding:.25rem 0}
+details p{margin:.25rem 0 0;overflow-wrap:anywhere}
+.cap-name{font-weight:600;overflow-wrap:anywhere}
+.badge{display:inline-block;font-size:.8125rem;font-weight:600;padding:0 .5rem;border-radius:999px;background:#e4ecfb;color:#1b4496;margin-left:.25rem;white-space:nowrap}
+.admin .badge{background:#fbe1bd;color:#6e3b00}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem;overflow-wrap:anywhere}
+.muted{color:#5b6470;font-size:.875rem}
+.constraint{font-size:.875rem;color:#6e3b00}
+a{color:#1d5bd0}
+`;
+
+/** Headers of every answer of the page: no framing, no caching, no third-party anything. */
+function pageHeaders(nonce: string): Record<string, string> {
+  return {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+    // Same-origin keeps the code in the URL away from other sites, and keeps the browser's Origin on
+    // the page's own form posts (under no-referrer a browser sends `Origin: null`, which the Origin
+    // check below has to refuse).
+    "referrer-policy": "same-origin",
+    "x-content-type-options": "nosniff",
+  };
+}
+
+const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+
+interface Html {
+  title: string;
+  body: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+function render({ title, body, status = 200, headers = {} }: Html): Response {
+  const nonce = newNonce();
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)} · Agent approval</title>
+<style nonce="${nonce}">${CSS}</style>
+</head>
+<body>
+<main>
+<p class="brand">Commerce API · Agent approval</p>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+  return new Response(html, { status, headers: { ...pageHeaders(nonce), ...headers } });
+}
+
+const notice = (kind: "warning" | "error" | "success", html: string) =>
+  `<div class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${html}</div>`;
+
+/** `ABCDEFGH` → `ABCD-EFGH`; anything else as typed. */
+function shownCode(code: string): string {
+  const normalized = normalizeUserCode(code);
+  return /^[A-Z2-9]{8}$/.test(normalized) ? `${normalized.slice(0, 4)}-${normalized.slice(4)}` : code;
+}
+
+function timeLeft(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return minutes > 0 ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+}
+
+const when = (isoTime: string) => `${isoTime.slice(0, 16).replace("T", " ")} UTC`;
+
+/** The page's pieces, bound to the configured path. */
+class ApprovalPage {
+  readonly path: string;
+
+  constructor(private readonly rt: AgentRuntime) {
+    this.path = rt.ctx.config.agentDeviceAuthPage;
+  }
+
+  private hrefFor(code?: string): string {
+    return code ? `${this.path}?code=${encodeURIComponent(shownCode(code))}` : this.path;
+  }
+
+  signIn(options: { code?: string; error?: string; email?: string; status?: number; reconfirm?: boolean }) {
+    const { code = "", error, email = "", reconfirm = false } = options;
+    const intro = reconfirm
+      ? `<p>You are signed in as <strong>${escapeHtml(email)}</strong>. Approving an agent needs your password again: the last check was more than 5 minutes ago.</p>`
+      : "<p>Sign in with your dashboard account to review what an agent asks for.</p>";
+    return render({
+      title: reconfirm ? "Confirm your password" : "Sign in",
+      status: options.status ?? (error ? 401 : 200),
+      body: `${error ? notice("error", escapeHtml(error)) : ""}<div class="card">${intro}
+<form method="post" action="${escapeHtml(`${this.path}/sign-in`)}">
+<label class="field" for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(email)}"${reconfirm ? " readonly" : ""}>
+<label class="field" for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200"${reconfirm ? " autofocus" : ""}>
+<input type="hidden" name="code" value="${escapeHtml(code)}">
+<button class="primary" type="submit">${reconfirm ? "Confirm password" : "Sign in"}</button>
+</form></div>`,
+    });
+  }
+
+  codeForm(options: { code?: string; error?: string; status?: number } = {}) {
+    return render({
+      title: "Enter the agent's code",
+      status: options.status ?? 200,
+      body: `${options.error ? notice("error", escapeHtml(options.error)) : ""}<div class="card">
+<p>An agent that asks for access shows a code of 8 letters and digits. Type it here.</p>
+<form method="get" action="${escapeHtml(this.path)}">
+<label class="field" for="code">Code</label>
+<input id="code" name="code" class="code" type="text" inputmode="text" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="XXXX-XXXX" maxlength="20" required value="${escapeHtml(options.code ?? "")}">
+<button class="primary" type="submit">Continue</button>
+</form></div>`,
+    });
+  }
+
+  message(title: string, status: number, html: string, kind: "error" | "success" | "warning" = "error") {
+    return render({
+      title,
+      status,
+      body: `${notice(kind, html)}<p><a href="${escapeHtml(this.path)}">Enter another code</a></p>`,
+    });
+  }
+
+  forbidden(why = "Only an owner or admin of the organization can approve agents for it.") {
+    return this.message("Not allowed", 403, escapeHtml(why));
+  }
+
+  noRequest(code: string, status = 404) {
+    return this.codeForm({
+      code,
+      status,
+      error:
+        "No pending request matches this code. Check the code the agent shows; a request lasts 5 minutes, after which the agent must start again.",
+    });
+  }
+
+  request(view: ApprovalView, code: string, csrf: string, error?: string, status = 200) {
+    const { approval, agent, host } = view;
+    const bound = view.bound_organization_id;
+    const org = bound !== null ? view.organizations.find((o) => o.id === bound) : undefined;
+    const organization =
+      org !== undefined
+        ? `<p class="field">Organization</p><p>${escapeHtml(org.name)} <span class="muted">(${escapeHtml(org.slug)}; this agent is bound to it)</span></p>
+<input type="hidden" name="organization_id" value="${escapeHtml(org.id)}">`
+        : `<label class="field" for="organization_id">Organization</label>
+<select id="organization_id" name="organization_id" required>${view.organizations
+            .map(
+              (o) =>
+                `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)} (${escapeHtml(o.slug)})</option>`,
+            )
+            .join("")}</select>
+<p class="muted">The agent acts in this organization only, from now on.</p>`;
+    const capabilities = view.capabilities
+      .map((c) => {
+        const constraints = c.constraints_text
+          .map((words) => `<span class="constraint">Limited to ${escapeHtml(words)}</span>`)
+          .join("");
+        // The summary in words up front; the operation's full description folded away (no script needed).
+        const summary = this.rt.catalog.get(c.name)?.summary ?? c.description;
+        const more =
+          c.description !== summary
+            ? `<details><summary>More about ${escapeHtml(c.name)}</summary><p>${escapeHtml(c.description)}</p></details>`
+            : "";
+        return `<li class="cap${c.admin ? " admin" : ""}"><label>
+<input type="checkbox" name="capability" value="${escapeHtml(c.name)}">
+<span><span class="cap-name">${escapeHtml(c.name)}</span><span class="badge">${escapeHtml(c.label)}</span>
+<span class="summary">${escapeHtml(summary)}</span>
+<span class="muted"><code>${escapeHtml(c.method)} ${escapeHtml(c.path)}</code></span>${constraints}</span>
+</label>${more}</li>`;
+      })
+      .join("");
+    const durations = (Object.keys(DURATIONS) as Duration[])
+      .map(
+        (d) =>
+          `<option value="${d}"${d === DEFAULT_DURATION ? " selected" : ""}>${escapeHtml(DURATION_LABELS[d])}</option>`,
+      )
+      .join("");
+    const details = [
+      ["Agent", `${escapeHtml(agent.name)} <span class="muted">(${escapeHtml(agent.mode)})</span>`],
+      ["Agent id", `<code>${escapeHtml(agent.id)}</code>`],
+      ["Host", escapeHtml(host.name)],
+      ["Host id", `<code>${escapeHtml(host.id)}</code>`],
+      ["Requested", escapeHtml(when(approval.created_at))],
+      ["Time left", escapeHtml(timeLeft(approval.expires_in))],
+    ];
+    if (approval.binding_message) details.splice(4, 0, ["Message", escapeHtml(approval.binding_message)]);
+    if (approval.reason) details.splice(4, 0, ["Reason", escapeHtml(approval.reason)]);
+    return render({
+      title: `${agent.name} asks for access`,
+      status,
+      body: `${error ? notice("error", escapeHtml(error)) : ""}${notice(
+        "warning",
+        `Approve only a request you started yourself, and only if the agent shows this same code: <span class="shown-code">${escapeHtml(shownCode(code))}</span>`,
+      )}<div class="card"><h2>Request</h2><dl>${details
+        .map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`)
+        .join("")}</dl></div>
+<form method="post" action="${escapeHtml(`${this.path}/decision`)}">
+<input type="hidden" name="approval_id" value="${escapeHtml(approval.approval_id)}">
+<input type="hidden" name="code" value="${escapeHtml(shownCode(code))}">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<div class="card"><h2>Capabilities (${view.capabilities.length})</h2>
+<p class="muted">Tick the ones to approve with “Approve selected”, or approve or deny them all. Admin capabilities are highlighted.</p>
+<ul class="caps">${capabilities}</ul></div>
+<div class="card">${organization}
+<label class="field" for="duration">Approved capabilities last</label>
+<select id="duration" name="duration">${durations}</select>
+<label class="field" for="reason">Note on what you deny (optional)</label>
+<textarea id="reason" name="reason" maxlength="500"></textarea>
+<button class="primary" type="submit" name="action" value="approve_selected">Approve selected</button>
+<button class="secondary" type="submit" name="action" value="approve_all">Approve all ${view.capabilities.length}</button>
+<button class="danger" type="submit" name="action" value="deny">Deny</button>
+</div></form>`,
+    });
+  }
+
+  result(result: DecisionResult, view: ApprovalView | null) {
+    const grants = result.agent_capability_grants as { capability: string; status: string }[];
+    const requested = new Set(view?.capabilities.map((c) => c.name) ?? grants.map((g) => g.capability));
+    const approved = grants.filter((g) => requested.has(g.capability) && g.status === "active");
+    const denied = grants.filter((g) => requested.has(g.capability) && g.status === "denied");
+    const list = (items: { capability: string }[]) =>
+      items.length === 0
+        ? '<p class="muted">None</p>'
+        : `<ul>${items.map((g) => `<li><code>${escapeHtml(g.capability)}</code></li>`).join("")}</ul>`;
+    const name = view?.agent.name ?? result.agent_id;
+    const head =
+      result.status === "approved"
+        ? `Approved ${approved.length} capabilit${approved.length === 1 ? "y" : "ies"} for <strong>${escapeHtml(name)}</strong>. The agent is ${escapeHtml(result.agent_status)} and can go on by itself; you can close this page.`
+        : `Denied the request of <strong>${escapeHtml(name)}</strong>. The agent is ${escapeHtml(result.agent_status)}.`;
+    return render({
+      title: result.status === "approved" ? "Approved" : "Denied",
+      body: `${notice(result.status === "approved" ? "success" : "warning", head)}<div class="card"><h2>Approved</h2>${list(approved)}<h2>Denied</h2>${list(denied)}</div>
+<p><a href="${escapeHtml(this.path)}">Review another request</a></p>`,
+    });
+  }
+
+  redirect(location: string, headers: Record<string, string> = {}) {
+    return new Response(null, {
+      status: 303,
+      headers: { ...pageHeaders(newNonce()), location, ...headers },
+    });
+  }
+
+  tooMany(error: ApiError) {
+    return render({
+      title: "Too many attempts",
+      status: 429,
+      headers: error.headers,
+      body: notice("error", escapeHtml(error.message)),
+    });
+  }
+
+  // ------------------------------------------------------------------ handlers
+
+  /** `GET PAGE[?code=]`: sign-in, password confirmation, code form, or the request. */
+  get(request: Request, url: URL, client: ClientInfo): Response {
+    const rt = this.rt;
+    rt.limits.pageGet.hit(client.ip() ?? "unknown");
+    const code = (url.searchParams.get("code") ?? url.searchParams.get("user_code") ?? "").slice(0, 20);
+    const session = dashboardSession(rt, request);
+    if (!session) return this.signIn({ code });
+    if (!this.fresh(session)) return this.reconfirm(session, code, 200);
+    if (adminOrganizations(rt, session.userId).length === 0) return this.forbidden();
+    if (code.trim() === "") return this.codeForm();
+    const approval = pendingApprovalForCode(rt, code);
+    if (!approval) {
+      rt.limits.codeLookups.hit(session.sessionId);
+      return this.noRequest(code);
+    }
+    const view = approvalView(rt, approval, session.userId);
+    if (view.organizations.length === 0) return this.forbidden();
+    return this.request(view, code, csrfToken(rt, session.sessionId, approval.id));
+  }
+
+  /** `POST PAGE/sign-in`: email and password; a new session, or `authenticated_at` refreshed. */
+  async signInPost(request: Request, client: ClientInfo): Promise<Response> {
+    const rt = this.rt;
+    if (!this.sameOrigin(request)) return this.forbidden("The form was not sent from this page.");
+    const form = await this.form(request);
+    if (!form) return this.message("Bad request", 400, "Send the form of this page.");
+    const code = (form.get("code") ?? "").slice(0, 20);
+    const email = (form.get("email") ?? "").trim().slice(0, 254);
+    const password = (form.get("password") ?? "").slice(0, 200);
+    rt.limits.pageSignInIp.hit(client.ip() ?? "unknown");
+    rt.limits.pageSignInEmail.hit(email.toLowerCase());
+    const current = dashboardSession(rt, request);
+    const user = email && password ? await verifyPassword(rt.ctx.platform, email, password) : null;
+    if (!user) {
+      const reconfirm = current !== null && findUser(rt.ctx.platform, current.userId)?.email === email;
+      return this.signIn({ code, email, reconfirm, error: "Wrong email or password." });
+    }
+    const headers: Record<string, string> = {};
+    let sessionId: string;
+    if (current && current.userId === user.id) {
+      sessionId = current.sessionId;
+    } else {
+      const created = createSession(rt.ctx.platform, user.id, client.userAgent);
+      sessionId = created.session.id;
+      const secure = rt.origins.base.startsWith("https:") ? "; Secure" : "";
+      headers["set-cookie"] =
+        `${SESSION_COOKIE}=${created.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
+    }
+    const now = rt.now();
+    rt.db
+      .query("UPDATE sessions SET authenticated_at = ?1, updated_at = ?1 WHERE id = ?2")
+      .run(now, sessionId);
+    return this.redirect(this.hrefFor(code.trim() || undefined), headers);
+  }
+
+  /** `POST PAGE/decision`: every rule re-checked, then `decideApproval`. */
+  async decisionPost(request: Request): Promise<Response> {
+    const rt = this.rt;
+    if (!this.sameOrigin(request)) return this.forbidden("The form was not sent from this page.");
+    const session = dashboardSession(rt, request);
+    const form = await this.form(request);
+    if (!form) return this.message("Bad request", 400, "Send the form of this page.");
+    const code = (form.get("code") ?? "").slice(0, 20);
+    if (!session) return this.signIn({ code, status: 401 });
+    rt.limits.pageDecision.hit(session.sessionId);
+    if (!this.fresh(session)) return this.reconfirm(session, code, 401);
+    const approvalId = (form.get("approval_id") ?? "").slice(0, 80);
+    if (!csrfValid(rt, session.sessionId, approvalId, form.get("csrf") ?? "")) {
+      return this.forbidden("The form expired or was not made for you. Open the request again.");
+    }
+    const action = form.get("action") as DecisionAction | null;
+    const duration = (form.get("duration") || DEFAULT_DURATION) as Duration;
+    if (action === null || !ACTIONS.includes(action) || !(duration in DURATIONS)) {
+      return this.message("Bad request", 400, "Choose approve all, approve selected or deny.");
+    }
+    const reason = (form.get("reason") ?? "").trim().slice(0, 500);
+    const organizationId = form.get("organization_id") || undefined;
+    const approval = pendingApprovalForCode(rt, code);
+    const view = approval && approval.id === approvalId ? approvalView(rt, approval, session.userId) : null;
+    try {
+      const result = decideApproval(rt, {
+        approvalId,
+        userCode: code,
+        userId: session.userId,
+        authenticatedAt: session.authenticatedAt,
+        action,
+        capabilities: action === "approve_selected" ? form.getAll("capability").slice(0, 100) : undefined,
+        organizationId,
+        duration,
+        reason: reason || undefined,
+      });
+      return this.result(result, view);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      switch (error.error) {
+        case "authentication_required":
+          return this.reconfirm(session, code, 401);
+        case "unauthorized":
+          return this.forbidden();
+        case "approval_not_found":
+        case "invalid_user_code":
+          return this.noRequest(code, error.status);
+        case "conflict":
+          return this.message(
+            "Already decided",
+            409,
+            "This request was decided already or has expired. Nothing was changed now.",
+          );
+        default: {
+          const message =
+            error.error === "invalid_capabilities"
+              ? "Tick one or more capabilities to approve, or use “Approve all” or “Deny”."
+              : error.message;
+          if (!view) return this.message("Bad request", error.status, escapeHtml(message));
+          return this.request(
+            view,
+            code,
+            csrfToken(rt, session.sessionId, approvalId),
+            message,
+            error.status,
+          );
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ checks
+
+  private fresh(session: DashboardSession): boolean {
+    return this.rt.now() - session.authenticatedAt <= FRESH_SIGN_IN_MS;
+  }
+
+  private reconfirm(session: DashboardSession, code: string, status: number): Response {
+    const email = findUser(this.rt.ctx.platform, session.userId)?.email ?? "";
+    return this.signIn({ code, email, reconfirm: true, status });
+  }
+
+  /** `Origin` (else `Referer`) must be the service's own origin B; a form post from elsewhere is refused. */
+  private sameOrigin(request: Request): boolean {
+    const value = request.headers.get("origin") ?? request.headers.get("referer");
+    if (!value || value === "null") return false;
+    try {
+      return new URL(value).origin === this.rt.origins.base;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The url-encoded form body (≤ 64 KiB), or null when it is something else. */
+  private async form(request: Request): Promise<URLSearchParams | null> {
+    const type = request.headers.get("content-type")?.toLowerCase() ?? "";
+    if (!type.startsWith("application/x-www-form-urlencoded")) return null;
+    return new URLSearchParams(await readText(request, MAX_BODY_BYTES));
+  }
+}
+
+/** The approval page's routes: `GET PAGE`, `POST PAGE/sign-in`, `POST PAGE/decision`. */
+export function approvalPageRoutes(rt: AgentRuntime): RawRoute[] {
+  const page = new ApprovalPage(rt);
+  const guarded =
+    (handler: (request: Request, client: ClientInfo) => Response | Promise<Response>): RawRoute["handle"] =>
+    async (request, _params, requestId, client) => {
+      try {
+        return await handler(request, client);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 429) return page.tooMany(error);
+        if (error instanceof ProtocolError && error.status === 413) {
+          return page.message("Too large", 413, "The form is too large.");
+        }
+        rt.ctx.log.error("unhandled error", {
+          requestId,
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+        return page.message("Something went wrong", 500, "Internal error. Try again in a moment.");
+      }
+    };
+  return [
+    {
+      method: "GET",
+      path: page.path,
+      handle: guarded((request, client) => page.get(request, new URL(request.url), client)),
+    },
+    {
+      method: "POST",
+      path: `${page.path}/sign-in`,
+      handle: guarded((request, client) => page.signInPost(request, client)),
+    },
+    {
+      method: "POST",
+      path: `${page.path}/decision`,
+      handle: guarded((request) => page.decisionPost(request)),
+    },
+  ];
+}

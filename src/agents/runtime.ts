@@ -1,0 +1,131 @@
+import type { Database } from "bun:sqlite";
+import type { AppContext } from "../app-context.ts";
+import type { Service } from "../core/module.ts";
+import { RateLimiter } from "../core/rate-limit.ts";
+import { type Capability, capabilityCatalog } from "./capabilities.ts";
+import { KeyCache } from "./keys.ts";
+import { type Origins, originsOf } from "./origins.ts";
+
+const MINUTE = 60_000;
+const REPLAY_SWEEP_MS = 60_000;
+
+/** Fixed 60 s windows per process (AGENTS rate limits); `hit` throws 429 RATE_LIMITED with Retry-After. */
+function limiters() {
+  const per = (n: number) => new RateLimiter(n, MINUTE);
+  return {
+    discovery: per(120),
+    registerIp: per(10),
+    registerHost: per(10),
+    authorize: per(5),
+    token: per(60),
+    status: per(300),
+    requestCapability: per(10),
+    capabilities: per(60),
+    /** Execute, and `/v1` and `/mcp` calls with an agent JWT. */
+    agentCalls: per(120),
+    revoke: per(10),
+    hostKeys: per(5),
+    introspect: per(300),
+    /** Failed approval look-ups by code: 10 per hour per session. */
+    codeLookups: new RateLimiter(10, 60 * MINUTE),
+    /** The approval page: GETs per IP, sign-ins per IP and per email, decisions per session. */
+    pageGet: per(30),
+    pageSignInIp: per(5),
+    pageSignInEmail: per(5),
+    pageDecision: per(10),
+  };
+}
+
+/**
+ * Single-use JWTs: `(principal, jti)` rows in the control plane, so a restart keeps them. Inserts run
+ * at synchronous=NORMAL (the control plane is FULL otherwise): WAL keeps them across a process
+ * crash, and after a power loss only tokens of the last ~90 s could be replayed.
+ */
+export class ReplayCache {
+  private sweptAt = 0;
+
+  constructor(private readonly db: Database) {}
+
+  /** Records a token's jti; false when it was already used. */
+  record(principal: string, jti: string, expiresAt: number, now: number): boolean {
+    const db = this.db;
+    db.run("PRAGMA synchronous = NORMAL");
+    try {
+      if (now - this.sweptAt >= REPLAY_SWEEP_MS) {
+        this.sweptAt = now;
+        db.query("DELETE FROM agent_jwt_replay WHERE expires_at < ?").run(now);
+      }
+      return (
+        db
+          .query(
+            `INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (principal, jti) DO NOTHING`,
+          )
+          .run(principal, jti, expiresAt, now).changes === 1
+      );
+    } finally {
+      db.run("PRAGMA synchronous = FULL");
+    }
+  }
+
+  /** Whether a jti was used (introspection only reads). */
+  seen(principal: string, jti: string): boolean {
+    return (
+      this.db.query("SELECT 1 FROM agent_jwt_replay WHERE principal = ? AND jti = ?").get(principal, jti) !==
+      null
+    );
+  }
+}
+
+/** What the agents module keeps per running app: settings, the capability catalog, keys, limits. */
+export interface AgentRuntime {
+  ctx: AppContext;
+  service: Service;
+  db: Database;
+  origins: Origins;
+  catalog: Map<string, Capability>;
+  /** 32 bytes kept in the control plane: keys the user-code HMAC and CSRF tokens. */
+  serverKey: Uint8Array;
+  keys: KeyCache;
+  replay: ReplayCache;
+  limits: ReturnType<typeof limiters>;
+  /** The clock (tests move it). */
+  now(): number;
+}
+
+const runtimes = new WeakMap<AppContext, AgentRuntime>();
+
+function loadServerKey(db: Database): Uint8Array {
+  const now = Date.now();
+  const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  db.query(
+    "INSERT INTO agent_server_keys (name, key, created_at, updated_at) VALUES ('approval', ?1, ?2, ?2) ON CONFLICT (name) DO NOTHING",
+  ).run(fresh, now);
+  const row = db.query("SELECT key FROM agent_server_keys WHERE name = 'approval'").get() as { key: string };
+  return Uint8Array.from(Buffer.from(row.key, "base64url"));
+}
+
+/** The agents runtime of an app, made on first use. */
+export function runtimeOf(service: Service): AgentRuntime {
+  let runtime = runtimes.get(service.ctx);
+  if (!runtime) {
+    const db = service.ctx.platform.sqlite;
+    runtime = {
+      ctx: service.ctx,
+      service,
+      db,
+      origins: originsOf(service.ctx.config),
+      catalog: capabilityCatalog(service.operations),
+      serverKey: loadServerKey(db),
+      keys: new KeyCache(),
+      replay: new ReplayCache(db),
+      limits: limiters(),
+      now: () => Date.now(),
+    };
+    runtimes.set(service.ctx, runtime);
+  }
+  return runtime;
+}
+
+/** The agents runtime of a running app, if its routes were mounted (tests adjust its clock and limits). */
+export const agentRuntime = (ctx: AppContext): AgentRuntime | undefined => runtimes.get(ctx);

@@ -1,0 +1,66 @@
+import type { Database } from "bun:sqlite";
+import type { Row } from "../db/rows.ts";
+import type { Constraints } from "./capabilities.ts";
+import type { agentApprovals, agentGrants, agentHosts, agents } from "./tables.ts";
+
+// Reads and compare-and-set writes on the agent tables (prepared statements on the control plane).
+
+export type HostRow = Row<typeof agentHosts>;
+export type AgentRow = Row<typeof agents>;
+export type GrantRow = Row<typeof agentGrants>;
+export type ApprovalRow = Row<typeof agentApprovals>;
+
+export const hostById = (db: Database, id: string) =>
+  db.query("SELECT * FROM agent_hosts WHERE id = ?").get(id) as HostRow | null;
+
+export const hostByThumbprint = (db: Database, thumbprint: string) =>
+  db.query("SELECT * FROM agent_hosts WHERE thumbprint = ?").get(thumbprint) as HostRow | null;
+
+export const agentById = (db: Database, id: string) =>
+  db.query("SELECT * FROM agents WHERE id = ?").get(id) as AgentRow | null;
+
+export const agentByThumbprint = (db: Database, thumbprint: string) =>
+  db.query("SELECT * FROM agents WHERE thumbprint = ?").get(thumbprint) as AgentRow | null;
+
+/** Whether a key thumbprint already names a host or an agent (a thumbprint belongs to at most one). */
+export const thumbprintTaken = (db: Database, thumbprint: string): boolean =>
+  db
+    .query(
+      "SELECT 1 FROM agent_hosts WHERE thumbprint = ?1 UNION ALL SELECT 1 FROM agents WHERE thumbprint = ?1 LIMIT 1",
+    )
+    .get(thumbprint) !== null;
+
+export const grantsOf = (db: Database, agentId: string) =>
+  db.query("SELECT * FROM agent_grants WHERE agent_id = ? ORDER BY capability").all(agentId) as GrantRow[];
+
+export const approvalById = (db: Database, id: string) =>
+  db.query("SELECT * FROM agent_approvals WHERE id = ?").get(id) as ApprovalRow | null;
+
+export const latestApproval = (db: Database, agentId: string) =>
+  db
+    .query("SELECT * FROM agent_approvals WHERE agent_id = ? ORDER BY created_at DESC, id DESC LIMIT 1")
+    .get(agentId) as ApprovalRow | null;
+
+export const pendingApprovalByCodeHash = (db: Database, hash: string) =>
+  db
+    .query("SELECT * FROM agent_approvals WHERE user_code_hash = ? AND status = 'pending'")
+    .get(hash) as ApprovalRow | null;
+
+export const countAgents = (db: Database, hostId: string, status: "active" | "pending"): number =>
+  (
+    db.query("SELECT COUNT(*) AS n FROM agents WHERE host_id = ? AND status = ?").get(hostId, status) as {
+      n: number;
+    }
+  ).n;
+
+/** A grant in force: `active` and not past its expiry. */
+export const isEffective = (grant: Pick<GrantRow, "status" | "expires_at">, now: number): boolean =>
+  grant.status === "active" && (grant.expires_at === null || grant.expires_at > now);
+
+export const constraintsOf = (grant: Pick<GrantRow, "constraints">): Constraints | null =>
+  grant.constraints === null ? null : (JSON.parse(grant.constraints) as Constraints);
+
+/** Runs an UPDATE that must change exactly the rows it names; zero rows changed means the state moved. */
+export function changed(db: Database, sql: string, ...args: (string | number | null)[]): number {
+  return db.query(sql).run(...args).changes;
+}

@@ -1,0 +1,543 @@
+import type { AppContext } from "../app-context.ts";
+import { paymentMethodsFor } from "../cart/service.ts";
+import type { Store } from "../catalog/store-settings.ts";
+import type { Localized } from "../catalog/tables.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Job } from "../core/outbox.ts";
+import { durably } from "../db/sqlite.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { newId } from "../lib/ids.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
+import type {
+  CheckoutPayments,
+  OrderToPay,
+  PaymentMethodOffer,
+  PaymentScope,
+  ProviderRefundRequest,
+  ProviderRefundResult,
+} from "../orders/checkout-payments.ts";
+import { addOrderEvent, formatAmount } from "../orders/service.ts";
+import { findOrderRow } from "../orders/view.ts";
+import {
+  type AttemptRow,
+  addRoutes,
+  findAttempt,
+  instructionsOf,
+  noteDeadline,
+  orderAttempts,
+  routesOf,
+  syncOrderPayments,
+} from "./attempts.ts";
+import { createEasypayRefund, createSingle } from "./easypay.ts";
+import type { Task } from "./fields.ts";
+import { ProviderError } from "./http.ts";
+import { createMbWayRequest, createMultibancoReference } from "./ifthenpay.ts";
+import { configRow, offerableSource, resolveCredentials } from "./integrations.ts";
+import { recompute } from "./reconcile.ts";
+import { nowOf } from "./state.ts";
+import { createCheckoutSession, createStripeRefund } from "./stripe.ts";
+import type { AttemptInstructions, CredentialSource, Provider } from "./tables.ts";
+
+// Starting payments and refunds. Place-order (and the refund) write the attempt or the refund
+// record in their own transaction and register awaited work; the provider is called after the
+// commit by the jobs below, whose results are stored in a second, short transaction. A job may
+// run more than once (a retry, a restart): it does nothing once its record shows the answer, and
+// provider calls carry our id as their idempotency key.
+
+export const START_JOB = "payments.start";
+export const REFUND_JOB = "payments.refund";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+export const STRIPE_SESSION_MS = 60 * MINUTE;
+export const MBWAY_WINDOW_MS = 5 * MINUTE;
+const EASYPAY_MULTIBANCO_DAYS = 3;
+
+// ---------------------------------------------------------------- payment methods
+
+const NAMES: Record<string, Localized> = {
+  card: { en: "Card", pt: "Cartão", es: "Tarjeta", fr: "Carte", de: "Karte" },
+  mbway: { en: "MB WAY" },
+  multibanco: { en: "Multibanco" },
+};
+
+const localized = (store: Store, names: Localized): Localized =>
+  Object.fromEntries(store.locales.map((locale) => [locale, names[locale] ?? names.en!])) as Localized;
+
+/** The local provider offering a method type: tenant credentials beat environment ones, then Ifthenpay beats Easypay. */
+function localProvider(app: AppContext, tenant: TenantDb, type: "mbway" | "multibanco"): Provider | null {
+  const candidates = (["ifthenpay", "easypay"] as const)
+    .map((provider) => ({ provider, source: offerableSource(app, tenant, provider, type) }))
+    .filter((c) => c.source !== null);
+  const tenantOwn = candidates.find((c) => c.source === "tenant");
+  return (tenantOwn ?? candidates[0])?.provider ?? null;
+}
+
+/**
+ * Methods for a cart: card (Stripe), MB WAY and Multibanco (EUR only), then the store's manual
+ * methods. Reads only the tenant file and the environment; never calls a provider.
+ */
+export function paymentMethods(
+  tenant: TenantDb,
+  app: AppContext,
+  cart: { store: Store; currency: string; total: number },
+): PaymentMethodOffer[] {
+  if (cart.total === 0) return [];
+  const methods: PaymentMethodOffer[] = [];
+  if (offerableSource(app, tenant, "stripe", "card")) {
+    methods.push({
+      id: "stripe_card",
+      type: "card",
+      provider: "stripe",
+      flow: "redirect",
+      name: localized(cart.store, NAMES.card!),
+      requires: [],
+    });
+  }
+  if (cart.currency === "EUR") {
+    for (const type of ["mbway", "multibanco"] as const) {
+      const provider = localProvider(app, tenant, type);
+      if (!provider) continue;
+      methods.push({
+        id: `${provider}_${type}`,
+        type,
+        provider,
+        flow: type === "mbway" ? "push" : "reference",
+        name: localized(cart.store, NAMES[type]!),
+        requires: type === "mbway" ? ["phone"] : [],
+      });
+    }
+  }
+  return [...methods, ...paymentMethodsFor(cart.store, cart.total)];
+}
+
+// ---------------------------------------------------------------- starting a payment
+
+/** A Portuguese mobile number as 9 digits (`+351 912 345 678` → `912345678`), or null. */
+export function portugueseMobile(phone: string): string | null {
+  let digits = phone.replace(/[\s-]/g, "");
+  if (digits.startsWith("+351")) digits = digits.slice(4);
+  else if (digits.startsWith("00351")) digits = digits.slice(5);
+  else if (digits.startsWith("351") && digits.length === 12) digits = digits.slice(3);
+  return /^9\d{8}$/.test(digits) ? digits : null;
+}
+
+/** 12 random digits, unused by this tenant's attempts and by every environment-credential route. */
+function newOrderReference(app: AppContext, tenant: TenantDb, source: CredentialSource): string {
+  for (;;) {
+    const digits = Array.from(crypto.getRandomValues(new Uint32Array(12)), (n) => n % 10).join("");
+    const taken =
+      tenant.sqlite
+        .query("SELECT 1 FROM payment_attempts WHERE provider = 'ifthenpay' AND provider_ref2 = ?")
+        .get(digits) !== null ||
+      (source === "environment" && routesOf(app).has(`ifthenpay:${digits}`));
+    if (!taken) return digits;
+  }
+}
+
+function multibancoDays(tenant: TenantDb, source: CredentialSource): number {
+  if (source === "environment") return 3;
+  const settings = parseJsonOrNull<Record<string, unknown>>(configRow(tenant, "ifthenpay")?.settings ?? null);
+  const days = settings?.multibancoExpiryDays;
+  return Number.isInteger(days) ? (days as number) : 3;
+}
+
+function expiryFor(
+  tenant: TenantDb,
+  provider: Provider,
+  method: string,
+  source: CredentialSource,
+  now: number,
+) {
+  if (method === "card") return now + STRIPE_SESSION_MS;
+  if (method === "mbway") return now + MBWAY_WINDOW_MS;
+  const days = provider === "ifthenpay" ? multibancoDays(tenant, source) : EASYPAY_MULTIBANCO_DAYS;
+  // 0 days: the reference is valid until the end of the day.
+  return days === 0 ? Math.ceil((now + 1) / DAY) * DAY : now + days * DAY;
+}
+
+/** Creates a `created` attempt in the caller's transaction and registers the provider call after the commit. */
+export function createAttempt(
+  scope: PaymentScope,
+  order: { orderId: string; total: number; currency: string; phone: string | null; returnUrl?: string },
+  method: PaymentMethodOffer,
+): AttemptRow {
+  const { tenant, app } = scope;
+  const provider = method.provider as Provider;
+  const task = method.type as Task;
+  const source = offerableSource(app, tenant, provider, task);
+  if (!source)
+    throw new ApiError("UNPROCESSABLE", `${method.id} is not available`, [
+      { path: "/body/paymentMethodId", message: "not offered" },
+    ]);
+  const instructions: AttemptInstructions = {};
+  if (method.type === "mbway") {
+    const phone = order.phone && portugueseMobile(order.phone);
+    if (!phone) {
+      throw new ApiError(
+        "UNPROCESSABLE",
+        "MB WAY needs a Portuguese mobile number (9 digits starting with 9)",
+        [{ path: "/body/phone", message: "not a Portuguese mobile number" }],
+      );
+    }
+    instructions.phone = phone;
+  }
+  const now = nowOf(app);
+  const id = newId("pay");
+  const ref2 = provider === "ifthenpay" ? newOrderReference(app, tenant, source) : null;
+  const expiresAt = expiryFor(tenant, provider, method.type, source, now);
+  tenant.sqlite
+    .query(
+      `INSERT INTO payment_attempts (id, order_id, provider, method, status, amount, currency, credential_source,
+         provider_ref, provider_ref2, instructions, last_error, expires_at, refunded_seen, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'created', ?, ?, ?, NULL, ?, ?, NULL, ?, 0, ?, ?)`,
+    )
+    .run(
+      id,
+      order.orderId,
+      provider,
+      method.type,
+      order.total,
+      order.currency,
+      source,
+      ref2,
+      JSON.stringify(instructions),
+      expiresAt,
+      now,
+      now,
+    );
+  syncOrderPayments(tenant, order.orderId);
+  const row = findAttempt(tenant, id)!;
+  addRoutes(app, tenant.orgId, row);
+  noteDeadline(app, tenant.orgId, row);
+  scope.afterCommit.await(START_JOB, { attemptId: id, returnUrl: order.returnUrl ?? null });
+  return row;
+}
+
+/** Credentials of the source an attempt was created with (never the other one). */
+function credentialsFor(app: AppContext, tenant: TenantDb, attempt: AttemptRow, task: Task) {
+  const creds = resolveCredentials(
+    app,
+    attempt.credential_source === "tenant" ? tenant : null,
+    attempt.provider,
+    task,
+  );
+  if (creds.source !== attempt.credential_source) {
+    throw new ApiError(
+      "PROVIDER_NOT_CONFIGURED",
+      `${attempt.provider}: the credentials this payment was started with are gone`,
+    );
+  }
+  return creds;
+}
+
+function orgSlug(app: AppContext, orgId: string): string {
+  const row = app.platform.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as {
+    slug: string;
+  } | null;
+  return row?.slug ?? orgId;
+}
+
+/** The outbox job opening the provider's payment for an attempt. */
+export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContext): Promise<void> {
+  const { attemptId, returnUrl } = job.payload as { attemptId: string; returnUrl: string | null };
+  const attempt = findAttempt(tenant, attemptId);
+  if (attempt?.status !== "created" || attempt.provider_ref !== null) return;
+  const order = findOrderRow(tenant, attempt.order_id);
+  if (order.status === "cancelled") return;
+  const now = nowOf(app);
+  const description = `Order #${order.number}`;
+  const creds = credentialsFor(app, tenant, attempt, attempt.method as Task);
+  const f = creds.fields;
+  const instructions = instructionsOf(attempt);
+  let providerRef: string;
+  let providerRef2 = attempt.provider_ref2;
+  let expiresAt = attempt.expires_at;
+  try {
+    if (attempt.provider === "stripe") {
+      // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
+      if (expiresAt < now + 31 * MINUTE) expiresAt = now + STRIPE_SESSION_MS;
+      const back =
+        returnUrl ?? `https://${orgSlug(app, tenant.orgId)}.${app.config.platformDomain}/orders/${order.id}`;
+      const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
+      const session = await createCheckoutSession(
+        app.config.payments.stripeApiBase,
+        String(f.secretKey),
+        {
+          mode: "payment",
+          client_reference_id: attempt.id,
+          customer_email: order.email,
+          expires_at: Math.floor(expiresAt / 1000),
+          success_url: `${back}${back.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: back,
+          line_items: {
+            0: {
+              quantity: 1,
+              price_data: {
+                currency: attempt.currency.toLowerCase(),
+                unit_amount: attempt.amount,
+                product_data: { name: description },
+              },
+            },
+          },
+          metadata,
+          payment_intent_data: { metadata },
+        },
+        `${attempt.id}:${Math.floor(expiresAt / 1000)}`,
+      );
+      providerRef = session.id;
+      providerRef2 =
+        (typeof session.payment_intent === "string" ? session.payment_intent : null) ?? providerRef2;
+      instructions.url = session.url;
+    } else if (attempt.provider === "ifthenpay") {
+      const base = app.config.payments.ifthenpayBaseUrl;
+      if (attempt.method === "multibanco") {
+        const days = Math.max(0, Math.round((attempt.expires_at - attempt.created_at) / DAY));
+        const ref = await createMultibancoReference(base, {
+          mbKey: String(f.mbKey),
+          orderId: attempt.provider_ref2!,
+          amount: attempt.amount,
+          description,
+          expiryDays: days,
+        });
+        providerRef = ref.requestId;
+        instructions.entity = ref.entity;
+        instructions.reference = ref.reference.replace(/\s/g, "");
+      } else {
+        const ref = await createMbWayRequest(base, {
+          mbWayKey: String(f.mbWayKey),
+          orderId: attempt.provider_ref2!,
+          amount: attempt.amount,
+          phone: instructions.phone!,
+          email: order.email,
+          description,
+        });
+        providerRef = ref.requestId;
+        expiresAt = Math.max(expiresAt, now + MBWAY_WINDOW_MS);
+      }
+    } else {
+      const body: Record<string, unknown> = {
+        type: "sale",
+        key: attempt.id,
+        value: attempt.amount / 100,
+        currency: attempt.currency,
+        method: attempt.method === "mbway" ? "mbw" : "mb",
+        customer: {
+          email: order.email,
+          key: order.customer_id,
+          ...(instructions.phone ? { phone: instructions.phone, phone_indicative: "+351" } : {}),
+        },
+        capture: { transaction_key: attempt.id, descriptive: description },
+      };
+      if (attempt.method === "multibanco") body.expiration_time = easypayTime(attempt.expires_at);
+      const single = await createSingle(app, f, body);
+      providerRef = single.id;
+      if (attempt.method === "multibanco") {
+        instructions.entity = single.method?.entity === undefined ? undefined : String(single.method.entity);
+        instructions.reference = single.method?.reference?.replace(/\s/g, "");
+      } else expiresAt = Math.max(expiresAt, now + MBWAY_WINDOW_MS);
+    }
+  } catch (error) {
+    const message = error instanceof ProviderError ? error.message : String(error);
+    app.log.warn("payment provider call failed", {
+      org: tenant.orgId,
+      provider: attempt.provider,
+      attempt: attempt.id,
+      error: message,
+    });
+    throw error instanceof ProviderError ? new Error(message) : error;
+  }
+  durably(tenant.sqlite, () => {
+    const current = findAttempt(tenant, attempt.id);
+    if (!current || current.provider_ref !== null) return;
+    tenant.sqlite
+      .query(
+        "UPDATE payment_attempts SET provider_ref = ?, provider_ref2 = ?, instructions = ?, expires_at = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(providerRef, providerRef2, JSON.stringify(instructions), expiresAt, nowOf(app), attempt.id);
+    syncOrderPayments(tenant, attempt.order_id);
+    const updated = findAttempt(tenant, attempt.id)!;
+    addRoutes(app, tenant.orgId, updated);
+    noteDeadline(app, tenant.orgId, updated);
+  });
+}
+
+/** Easypay's `YYYY-MM-DD HH:mm` (UTC). */
+const easypayTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+
+// ---------------------------------------------------------------- refunds
+
+interface RefundRow {
+  id: string;
+  order_id: string;
+  attempt_id: string;
+  provider_refund_id: string | null;
+  amount: number;
+  status: string;
+  source: string;
+}
+
+function refundedOf(tenant: TenantDb, attempt: AttemptRow): number {
+  const row = tenant.sqlite
+    .query(
+      "SELECT coalesce(SUM(amount), 0) AS total FROM payment_refunds WHERE attempt_id = ? AND status IN ('pending', 'succeeded')",
+    )
+    .get(attempt.id) as { total: number };
+  return Math.max(row.total, attempt.refunded_seen);
+}
+
+/**
+ * Reserves a refund of a provider payment in the refund's transaction: the succeeded attempt with
+ * room for it gets a `pending` record, and the provider is called after the commit. Ifthenpay has
+ * no refund call the service makes: the merchant refunds in Ifthenpay's back office, and the
+ * refund is recorded here as a manual one, done at once.
+ */
+export function reserveRefund(scope: PaymentScope, request: ProviderRefundRequest): ProviderRefundResult {
+  const { tenant, app } = scope;
+  const now = nowOf(app);
+  const candidates = orderAttempts(tenant, request.orderId)
+    .filter((a) => a.status === "succeeded")
+    .map((a) => ({ attempt: a, left: a.amount - refundedOf(tenant, a) }))
+    .sort((x, y) => y.left - x.left);
+  const chosen = candidates[0];
+  if (!chosen || chosen.left < request.amount) {
+    throw new ApiError(
+      "UNPROCESSABLE",
+      chosen
+        ? `At most ${chosen.left} can be refunded through ${chosen.attempt.provider} in one refund`
+        : `No payment through ${request.paymentMethod.provider} was received for this order`,
+      [{ path: "/body/amount", message: "more than the provider payment can refund" }],
+    );
+  }
+  const attempt = chosen.attempt;
+  const manual = attempt.provider === "ifthenpay";
+  if (!manual)
+    resolveCredentials(
+      app,
+      attempt.credential_source === "tenant" ? tenant : null,
+      attempt.provider,
+      "refunds",
+    );
+  tenant.sqlite
+    .query(
+      `INSERT INTO payment_refunds (id, order_id, attempt_id, provider_refund_id, amount, status, source, created_at, updated_at)
+       VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      request.refundId,
+      request.orderId,
+      attempt.id,
+      request.amount,
+      manual ? "succeeded" : "pending",
+      manual ? "manual" : "admin",
+      now,
+      now,
+    );
+  if (manual) return { status: "succeeded" };
+  scope.afterCommit.await(REFUND_JOB, { refundId: request.refundId });
+  return { status: "pending" };
+}
+
+function settleRefund(
+  app: AppContext,
+  tenant: TenantDb,
+  refund: RefundRow,
+  providerRefundId: string | null,
+  status: string,
+  note?: string,
+) {
+  const now = nowOf(app);
+  durably(tenant.sqlite, () => {
+    tenant.sqlite
+      .query(
+        "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = CASE WHEN status = 'pending' THEN ? ELSE status END, updated_at = ? WHERE id = ?",
+      )
+      .run(providerRefundId, status, now, refund.id);
+    const current = tenant.sqlite.query("SELECT status FROM payment_refunds WHERE id = ?").get(refund.id) as {
+      status: string;
+    };
+    tenant.sqlite.query("UPDATE refunds SET status = ? WHERE id = ?").run(current.status, refund.id);
+    recompute(tenant, refund.order_id, now);
+    if (note) addOrderEvent(tenant, refund.order_id, "refund", note, now);
+  });
+}
+
+/** The outbox job asking the provider for a reserved refund. */
+export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Promise<void> {
+  const { refundId } = job.payload as { refundId: string };
+  const refund = tenant.sqlite
+    .query("SELECT * FROM payment_refunds WHERE id = ?")
+    .get(refundId) as RefundRow | null;
+  if (refund?.status !== "pending" || refund.provider_refund_id !== null) return;
+  const attempt = findAttempt(tenant, refund.attempt_id)!;
+  const creds = credentialsFor(app, tenant, attempt, "refunds");
+  const currency = attempt.currency;
+  try {
+    if (attempt.provider === "stripe") {
+      if (!attempt.provider_ref2) {
+        settleRefund(
+          app,
+          tenant,
+          refund,
+          null,
+          "failed",
+          "Refund failed: the Stripe payment is not known yet",
+        );
+        return;
+      }
+      const answer = await createStripeRefund(
+        app.config.payments.stripeApiBase,
+        String(creds.fields.secretKey),
+        {
+          payment_intent: attempt.provider_ref2,
+          amount: refund.amount,
+          metadata: { refundId: refund.id, orgId: tenant.orgId, orderId: refund.order_id },
+        },
+        refund.id,
+      );
+      const status =
+        answer.status === "succeeded"
+          ? "succeeded"
+          : answer.status === "failed" || answer.status === "canceled"
+            ? "failed"
+            : "pending";
+      settleRefund(
+        app,
+        tenant,
+        refund,
+        answer.id,
+        status,
+        status === "succeeded" ? `Stripe refunded ${formatAmount(refund.amount, currency)}` : undefined,
+      );
+    } else {
+      const answer = await createEasypayRefund(app, creds.fields, attempt.provider_ref!, {
+        transaction_key: refund.id,
+        value: refund.amount / 100,
+      });
+      settleRefund(app, tenant, refund, answer.id, "pending");
+    }
+  } catch (error) {
+    if (error instanceof ProviderError && error.refused) {
+      settleRefund(
+        app,
+        tenant,
+        refund,
+        null,
+        "failed",
+        `Refund of ${formatAmount(refund.amount, currency)} refused by ${attempt.provider} (${error.message})`,
+      );
+      return;
+    }
+    throw error instanceof ProviderError ? new Error(error.message) : error;
+  }
+}
+
+// ---------------------------------------------------------------- the boundary orders use
+
+export const checkoutPayments: CheckoutPayments = {
+  methods: paymentMethods,
+  begin(scope: PaymentScope, order: OrderToPay) {
+    createAttempt(scope, order, order.method);
+  },
+  requestProviderRefund: reserveRefund,
+};

@@ -1,0 +1,150 @@
+import type { AppContext } from "../app-context.ts";
+import { type ProviderCall, providerFetch } from "./http.ts";
+import { sameSecret } from "./ifthenpay.ts";
+import type { Fields } from "./integrations.ts";
+import type { PaymentOutcome } from "./reconcile.ts";
+import type { RefundStatus } from "./tables.ts";
+
+// Easypay 2.0: single payments (Multibanco, MB WAY), refunds, and its generic notification, which is
+// only a trigger: the resource is fetched again from Easypay's API with the account's credentials
+// and only the fetched state is trusted.
+
+const ORIGINS = { production: "https://api.prod.easypay.pt", sandbox: "https://api.test.easypay.pt" };
+
+/** The API origin: the operator's EASYPAY_BASE_URL, else the tenant's environment's (never a tenant-set URL). */
+export function easypayBase(app: AppContext, fields: Fields): string {
+  return (
+    app.config.payments.easypayBaseUrl ??
+    (fields.environment === "sandbox" ? ORIGINS.sandbox : ORIGINS.production)
+  );
+}
+
+const call = (app: AppContext, fields: Fields): ProviderCall => ({
+  base: easypayBase(app, fields),
+  headers: { AccountId: String(fields.accountId), ApiKey: String(fields.apiKey) },
+  timeoutMs: 5_000,
+});
+
+/** When a webhook secret applies: `authorization: Basic …` whose password equals it (the user part is ignored). */
+export function easypayBasicAuthValid(header: string | null, secret: string): boolean {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? "");
+  if (!match) return false;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon >= 0 && sameSecret(decoded.slice(colon + 1), secret);
+}
+
+export interface EasypayNotification {
+  id: string;
+  key?: string;
+  type: string;
+  status?: string;
+}
+
+export function parseEasypayNotification(body: Uint8Array): EasypayNotification | null {
+  try {
+    const value = JSON.parse(Buffer.from(body).toString("utf8")) as Record<string, unknown>;
+    if (typeof value?.id !== "string" || value.id === "" || typeof value.type !== "string") return null;
+    return {
+      id: value.id,
+      key: typeof value.key === "string" && value.key !== "" ? value.key : undefined,
+      type: value.type,
+      status: typeof value.status === "string" ? value.status : undefined,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export interface EasypaySingle {
+  id: string;
+  key?: string;
+  value: number;
+  currency: string;
+  payment_status: string;
+  method?: { type?: string; entity?: string | number; reference?: string };
+  expiration_time?: string;
+}
+
+/** Decimal euros → minor units (rounded). */
+export const minorOf = (value: number) => Math.round(value * 100);
+
+export async function fetchSingle(
+  app: AppContext,
+  fields: Fields,
+  paymentId: string,
+): Promise<EasypaySingle> {
+  return (await providerFetch(
+    call(app, fields),
+    "GET",
+    `/2.0/single/${encodeURIComponent(paymentId)}`,
+  )) as EasypaySingle;
+}
+
+export async function fetchRefund(
+  app: AppContext,
+  fields: Fields,
+  refundId: string,
+): Promise<{ id: string; status: string; value?: number }> {
+  return (await providerFetch(call(app, fields), "GET", `/2.0/refund/${encodeURIComponent(refundId)}`)) as {
+    id: string;
+    status: string;
+    value?: number;
+  };
+}
+
+export async function createSingle(
+  app: AppContext,
+  fields: Fields,
+  body: Record<string, unknown>,
+): Promise<EasypaySingle & { status?: string }> {
+  return (await providerFetch(call(app, fields), "POST", "/2.0/single", { json: body })) as EasypaySingle & {
+    status?: string;
+  };
+}
+
+export async function createEasypayRefund(
+  app: AppContext,
+  fields: Fields,
+  paymentId: string,
+  body: { transaction_key: string; value: number },
+): Promise<{ id: string; status?: string }> {
+  return (await providerFetch(call(app, fields), "POST", `/2.0/refund/${encodeURIComponent(paymentId)}`, {
+    json: body,
+  })) as { id: string; status?: string };
+}
+
+/** A payment's fetched state → outcome; null for `pending`/`active` (not confirmed: nothing is recorded). */
+export function singleOutcome(
+  single: EasypaySingle,
+  attempt: { id: string; provider_ref: string | null },
+): PaymentOutcome | null {
+  switch (single.payment_status) {
+    case "paid": {
+      const forceMismatch =
+        single.id !== attempt.provider_ref || (single.key !== undefined && single.key !== attempt.id);
+      return {
+        kind: "SUCCEEDED",
+        amount: minorOf(Number(single.value)),
+        currency: String(single.currency ?? ""),
+        forceMismatch,
+      };
+    }
+    case "authorised":
+      return { kind: "AUTHORIZED" };
+    case "failed":
+    case "error":
+      return { kind: "FAILED_FINAL", error: single.payment_status };
+    case "deleted":
+    case "voided":
+      return { kind: "EXPIRED", reason: single.payment_status };
+    default:
+      return null;
+  }
+}
+
+export function refundStatusOf(status: string): RefundStatus {
+  if (status === "success") return "succeeded";
+  if (status === "failed") return "failed";
+  return "pending";
+}

@@ -1,0 +1,339 @@
+import { Type } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
+import { requireManager } from "../auth/service.ts";
+import { CartParams, PaymentMethod } from "../cart/schema.ts";
+import { loadPricedCart } from "../cart/service.ts";
+import { ApiError, notFound } from "../core/errors.ts";
+import { type Caller, defineOperation, type Operation, Reply } from "../core/operation.ts";
+import { Body, Nullable, named, Text, Timestamp } from "../core/schemas.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
+import type { PaymentMethodOffer } from "../orders/checkout-payments.ts";
+import { findReadableOrder, GetOrderQuery, OrderIdParams } from "../orders/routes.ts";
+import { Order } from "../orders/schema.ts";
+import { orderView } from "../orders/view.ts";
+import { attemptByRef, findAttempt, instructionsOf, orderAttempts } from "./attempts.ts";
+import { createAttempt, paymentMethods, START_JOB } from "./checkout.ts";
+import { ProviderError } from "./http.ts";
+import {
+  deleteIntegration,
+  integrationEntry,
+  isProvider,
+  putIntegration,
+  resolveCredentials,
+} from "./integrations.ts";
+import { reconcileInTransaction } from "./reconcile.ts";
+import { nowOf } from "./state.ts";
+import { retrieveCheckoutSession } from "./stripe.ts";
+import { PROVIDERS, type Provider } from "./tables.ts";
+
+const ADMIN_TAG = "Admin: payment integrations";
+
+const ProviderParams = Type.Object({
+  provider: Type.String({ maxLength: 40, description: "stripe, ifthenpay or easypay" }),
+});
+
+const SecretState = Type.Union([
+  Type.Object({
+    set: Type.Literal(true),
+    last4: Nullable(Type.String({ description: "Null when the stored value cannot be decrypted" })),
+  }),
+  Type.Object({ set: Type.Literal(false) }),
+]);
+
+const Integration = named(
+  "Integration",
+  Type.Object({
+    provider: Type.String(),
+    source: Type.Union([Type.Literal("tenant"), Type.Literal("environment"), Type.Literal("none")]),
+    enabled: Type.Boolean(),
+    settings: Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()])),
+    secrets: Type.Record(Type.String(), SecretState),
+    webhookUrl: Type.String({ description: "Paste this into the provider's dashboard" }),
+    updatedAt: Nullable(Timestamp),
+  }),
+);
+
+const PutIntegrationBody = Body({
+  enabled: Type.Optional(
+    Type.Boolean({ description: "false stops offering the provider's methods (default true)" }),
+  ),
+  fields: Type.Record(
+    Type.String({ maxLength: 40 }),
+    Type.Union([Type.String({ maxLength: 256 }), Type.Integer({ minimum: 0, maximum: 1000 }), Type.Null()]),
+    {
+      description:
+        "stripe: secretKey*, publishableKey, webhookSecret*; ifthenpay: antiPhishingKey*, mbKey*, mbWayKey*, " +
+        "multibancoExpiryDays; easypay: accountId, apiKey*, webhookSecret*, environment (production | sandbox). " +
+        "Secrets (*): a string sets, null clears, omitted keeps. Other fields are replaced as given.",
+    },
+  ),
+});
+
+function knownProvider(name: string): Provider {
+  if (!isProvider(name)) throw notFound("Payment provider");
+  return name;
+}
+
+/** Dashboard users need the owner or admin role; API keys and agents are authorized by their scope. */
+function requireIntegrationManager(app: AppContext, caller: Caller): void {
+  if (caller.type === "session" && caller.userId) requireManager(app.platform, caller.orgId, caller.userId);
+}
+
+const listIntegrationsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/integrations",
+  operationId: "adminListIntegrations",
+  summary: "Payment provider settings, one entry per provider",
+  description: `Every provider (${PROVIDERS.join(", ")}), configured or not. Secrets show only whether they are set and their last four characters.`,
+  tag: ADMIN_TAG,
+  access: "admin",
+  agent: false,
+  response: Type.Array(Integration),
+  handler: ({ app, tenant, caller }) => {
+    requireIntegrationManager(app, caller);
+    return PROVIDERS.map((provider) => integrationEntry(app, tenant, provider));
+  },
+});
+
+const getIntegrationOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/integrations/{provider}",
+  operationId: "adminGetIntegration",
+  summary: "One payment provider's settings, with the webhook URL to paste into its dashboard",
+  description:
+    "`source` says which credentials apply: the store's own (`tenant`), the operator's (`environment`) or none.",
+  tag: ADMIN_TAG,
+  access: "admin",
+  agent: false,
+  params: ProviderParams,
+  response: Integration,
+  handler: ({ app, tenant, caller, params }) => {
+    requireIntegrationManager(app, caller);
+    return integrationEntry(app, tenant, knownProvider(params.provider));
+  },
+});
+
+const putIntegrationOp = defineOperation({
+  method: "PUT",
+  path: "/v1/admin/integrations/{provider}",
+  operationId: "adminPutIntegration",
+  summary: "Set a payment provider's settings (201 when created, 200 when replaced)",
+  description:
+    "Secret fields are stored encrypted and never returned. A secret given a string is set, `null` clears it, " +
+    "omitting it keeps it; non-secret fields are replaced as given. Unknown fields, invalid values and Stripe keys " +
+    "of different modes (test/live) are a 400 and nothing is stored. Once a store has settings for a provider, " +
+    "only they are used for it (delete them to go back to the operator's).",
+  tag: ADMIN_TAG,
+  access: "admin",
+  agent: false,
+  durable: true,
+  errors: ["IDEMPOTENCY_CONFLICT"],
+  params: ProviderParams,
+  body: PutIntegrationBody,
+  response: Integration,
+  handler: ({ app, tenant, caller, params, body }) => {
+    requireIntegrationManager(app, caller);
+    const provider = knownProvider(params.provider);
+    const { created } = putIntegration(app, tenant, provider, body, caller.id, nowOf(app));
+    return new Reply(integrationEntry(app, tenant, provider), { status: created ? 201 : 200 });
+  },
+});
+
+const deleteIntegrationOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/admin/integrations/{provider}",
+  operationId: "adminDeleteIntegration",
+  summary: "Delete a payment provider's settings (the operator's credentials apply again)",
+  tag: ADMIN_TAG,
+  access: "admin",
+  agent: false,
+  durable: true,
+  status: 204,
+  params: ProviderParams,
+  handler: ({ app, tenant, caller, params }) => {
+    requireIntegrationManager(app, caller);
+    if (!deleteIntegration(tenant, knownProvider(params.provider))) throw notFound("Integration");
+    return undefined;
+  },
+});
+
+// ---------------------------------------------------------------- storefront
+
+const listPaymentMethodsOp = defineOperation({
+  method: "GET",
+  path: "/v1/carts/{id}/payment-methods",
+  operationId: "listCartPaymentMethods",
+  summary: "Payment methods offered for this cart",
+  description:
+    "Card (Stripe), then MB WAY and Multibanco (EUR carts only; Ifthenpay or Easypay), then the store's manual " +
+    'methods. `requires: ["phone"]`: place-order needs a phone number. A cart total of 0 offers none.',
+  tag: "Carts",
+  access: "storefront",
+  autoGrant: true,
+  params: CartParams,
+  response: Type.Array(PaymentMethod),
+  handler: ({ app, tenant, params }) => {
+    const state = loadPricedCart(tenant, params.id);
+    return paymentMethods(tenant, app, {
+      store: state.store,
+      currency: state.cart.currency,
+      total: state.priced.totals.total,
+    });
+  },
+});
+
+const retryPaymentOp = defineOperation({
+  method: "POST",
+  path: "/v1/orders/{id}/payment",
+  operationId: "retryOrderPayment",
+  summary: "Try the order's payment again",
+  description:
+    "Same access as reading the order. When the provider could not be reached at place-order (`payment.status` " +
+    "`created` without `action`), asks it again; otherwise starts a new payment with the order's method (a new " +
+    "card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already " +
+    "paid or processing, or is paid by a manual method.",
+  tag: "Orders",
+  access: "storefront",
+  durable: true,
+  errors: ["CONFLICT", "UNPROCESSABLE", "IDEMPOTENCY_CONFLICT"],
+  idempotencyScope: (input) => `order:${String(input.id)}`,
+  params: OrderIdParams,
+  query: GetOrderQuery,
+  response: Order,
+  handler: (ctx) => {
+    const { tenant, app, params, query } = ctx;
+    const row = findReadableOrder(tenant, ctx.caller, params.id, query.token, () => ctx.customer);
+    const method = parseJsonOrNull<{ id: string; provider: string; type: string }>(row.payment_method);
+    const state = `${row.status} / ${row.payment_status}`;
+    if (!method || method.provider === "manual") {
+      throw new ApiError(
+        "CONFLICT",
+        `Cannot retry the payment: the order is not paid through a provider (${state})`,
+      );
+    }
+    if (row.status !== "open" || !["pending", "failed", "expired"].includes(row.payment_status)) {
+      throw new ApiError("CONFLICT", `Cannot retry the payment: the order is ${state}`);
+    }
+    const latest = orderAttempts(tenant, row.id).at(-1);
+    if (latest && latest.status === "created" && latest.provider_ref === null) {
+      ctx.afterCommit.await(START_JOB, { attemptId: latest.id, returnUrl: null });
+    } else {
+      const offer: PaymentMethodOffer = {
+        id: method.id,
+        type: method.type,
+        provider: method.provider,
+        flow: "",
+        name: {},
+        requires: [],
+      };
+      createAttempt(
+        { tenant, app, afterCommit: ctx.afterCommit },
+        {
+          orderId: row.id,
+          total: row.total,
+          currency: row.currency,
+          phone: latest ? (instructionsOf(latest).phone ?? null) : null,
+        },
+        offer,
+      );
+    }
+    return orderView(tenant, row.id);
+  },
+  reload: ({ tenant, params }) => orderView(tenant, params.id),
+});
+
+const ConfirmBody = Body({
+  sessionId: Text({
+    min: 4,
+    max: 255,
+    pattern: "^cs_[A-Za-z0-9_]+$",
+    description: "The `session_id` Stripe appended to the return URL",
+  }),
+});
+
+const confirmPaymentOp = defineOperation({
+  method: "POST",
+  path: "/v1/orders/{id}/payment/confirm",
+  operationId: "confirmOrderPayment",
+  summary: "Confirm a card payment when the shopper comes back from Stripe",
+  description:
+    "Same access as reading the order. Reads the Checkout Session back from Stripe and applies what it says " +
+    "(paid, or processing for an asynchronous method) exactly as the webhook would, once: a later " +
+    "`checkout.session.completed` changes nothing more. Answers the order. 503 UPSTREAM_UNAVAILABLE when " +
+    "Stripe cannot be reached (the webhook still completes the order).",
+  tag: "Orders",
+  access: "storefront",
+  durable: true,
+  errors: ["UNPROCESSABLE", "UPSTREAM_UNAVAILABLE", "IDEMPOTENCY_CONFLICT"],
+  idempotencyScope: (input) => `order:${String(input.id)}`,
+  params: OrderIdParams,
+  query: GetOrderQuery,
+  body: ConfirmBody,
+  response: Order,
+  prepare: async (ctx) => {
+    const { tenant, app, params, query, body } = ctx;
+    const row = findReadableOrder(tenant, ctx.caller, params.id, query.token, () => ctx.customer);
+    const attempt = attemptByRef(tenant, "stripe", body.sessionId);
+    if (!attempt || attempt.order_id !== row.id) {
+      throw new ApiError("UNPROCESSABLE", "This Checkout Session is not a payment of this order", [
+        { path: "/body/sessionId", message: "unknown session" },
+      ]);
+    }
+    const creds = resolveCredentials(
+      app,
+      attempt.credential_source === "tenant" ? tenant : null,
+      "stripe",
+      "refunds",
+    );
+    try {
+      const session = await retrieveCheckoutSession(
+        app.config.payments.stripeApiBase,
+        String(creds.fields.secretKey),
+        body.sessionId,
+      );
+      return { attemptId: attempt.id, source: attempt.credential_source, session };
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        throw new ApiError(
+          "UPSTREAM_UNAVAILABLE",
+          "Stripe could not be asked about this payment",
+          undefined,
+          { "retry-after": "5" },
+        );
+      }
+      throw error;
+    }
+  },
+  handler: (ctx) => {
+    const { tenant, app, params } = ctx;
+    const { attemptId, source, session } = ctx.prepared;
+    const paid = session.payment_status === "paid";
+    const processing = session.payment_status === "unpaid" && session.status === "complete";
+    if (paid || processing) {
+      reconcileInTransaction(app, tenant, {
+        provider: "stripe",
+        eventId: `return:${session.id}${paid ? "" : ":unpaid"}`,
+        kind: "return confirmation",
+        payloadSha256: "",
+        source,
+        find: (t) => findAttempt(t, attemptId),
+        orgId: session.metadata?.orgId,
+        ref2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
+        outcome: paid
+          ? { kind: "SUCCEEDED", amount: session.amount_total ?? -1, currency: session.currency ?? "" }
+          : { kind: "PROCESSING" },
+      });
+    }
+    return orderView(tenant, params.id);
+  },
+});
+
+export const paymentOperations: Operation[] = [
+  listIntegrationsOp,
+  getIntegrationOp,
+  putIntegrationOp,
+  deleteIntegrationOp,
+  listPaymentMethodsOp,
+  retryPaymentOp,
+  confirmPaymentOp,
+];

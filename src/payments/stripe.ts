@@ -1,0 +1,284 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { TenantDb } from "../db/tenant-pool.ts";
+import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt } from "./attempts.ts";
+import { type ProviderCall, providerFetch } from "./http.ts";
+import type { PaymentOutcome, RefundReport } from "./reconcile.ts";
+import type { RefundStatus } from "./tables.ts";
+
+// Stripe: the webhook signature, what each of the eleven event kinds means for a payment, and the
+// three API calls the service makes (open a Checkout Session, read one back, refund).
+
+/** Stripe's default tolerance; we refuse timestamps as far in the future too. */
+export const STRIPE_TOLERANCE_S = 300;
+
+/**
+ * `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: valid when any v1 equals the hex
+ * HMAC-SHA256, keyed by the whole `whsec_…` string, of `<t>.<exact body>`, and t is within the
+ * tolerance of now. Other schemes are ignored.
+ */
+export function verifyStripeSignature(
+  header: string,
+  body: Uint8Array,
+  secret: string,
+  nowMs: number,
+): boolean {
+  let timestamp: string | undefined;
+  const signatures: string[] = [];
+  for (const part of header.split(",")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === "t" && timestamp === undefined) timestamp = value;
+    else if (key === "v1") signatures.push(value);
+  }
+  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp) || signatures.length === 0) return false;
+  if (Math.abs(nowMs / 1000 - Number(timestamp)) > STRIPE_TOLERANCE_S) return false;
+  const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
+  let valid = false;
+  for (const signature of signatures) {
+    if (!/^[0-9a-f]{64}$/.test(signature)) continue;
+    // Every candidate is compared, in constant time: which one matched is not observable.
+    if (timingSafeEqual(Buffer.from(signature, "hex"), expected)) valid = true;
+  }
+  return valid;
+}
+
+export const STRIPE_EVENT_KINDS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "payment_intent.canceled",
+  "payment_intent.processing",
+  "payment_intent.amount_capturable_updated",
+  "charge.refunded",
+  "refund.created",
+] as const;
+
+export interface StripeEvent {
+  id: string;
+  type: string;
+  data: { object: Record<string, unknown> };
+}
+
+/** The event's shape after the proof: id, type and data.object are required. */
+export function parseStripeEvent(body: Uint8Array): StripeEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(body).toString("utf8"));
+  } catch {
+    return null;
+  }
+  const event = value as Partial<StripeEvent> | null;
+  if (
+    !event ||
+    typeof event.id !== "string" ||
+    typeof event.type !== "string" ||
+    typeof event.data?.object !== "object" ||
+    event.data.object === null
+  ) {
+    return null;
+  }
+  return event as StripeEvent;
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
+const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined);
+/** An id field that may be expanded into an object. */
+const idOf = (value: unknown): string | undefined =>
+  str(value) ?? str((value as { id?: unknown } | null | undefined)?.id);
+
+function refundStatus(status: unknown): RefundStatus {
+  if (status === "succeeded") return "succeeded";
+  if (status === "failed" || status === "canceled") return "failed";
+  return "pending";
+}
+
+function refundReport(refund: Record<string, unknown>): RefundReport | null {
+  const id = str(refund.id);
+  const amount = int(refund.amount);
+  if (!id || amount === undefined) return null;
+  const metadata = (refund.metadata ?? {}) as Record<string, unknown>;
+  return {
+    providerRefundId: id,
+    refundId: str(metadata.refundId),
+    amount,
+    status: refundStatus(refund.status),
+  };
+}
+
+export interface StripeReading {
+  outcome: PaymentOutcome;
+  /** Our attempt id (metadata), the object's own id, its PaymentIntent: how the attempt is found. */
+  attemptId?: string;
+  objectId?: string;
+  paymentIntent?: string;
+  orgId?: string;
+  /** The PaymentIntent a completed session names, stored on the attempt. */
+  ref2?: string;
+}
+
+/** What an event means (PAYMENTS contract §3.1 table); unknown kinds are ignored. */
+export function readStripeEvent(event: StripeEvent): StripeReading {
+  const object = event.data.object;
+  const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+  const base = {
+    attemptId: str(metadata.attemptId),
+    orgId: str(metadata.orgId),
+    objectId: str(object.id),
+    paymentIntent: idOf(object.payment_intent),
+  };
+  const amountOf = (field: string): PaymentOutcome => ({
+    kind: "SUCCEEDED",
+    amount: int(object[field]) ?? -1,
+    currency: str(object.currency) ?? "",
+  });
+  switch (event.type) {
+    case "checkout.session.completed": {
+      const ref2 = base.paymentIntent;
+      if (object.payment_status === "paid") return { ...base, ref2, outcome: amountOf("amount_total") };
+      if (object.payment_status === "unpaid") return { ...base, ref2, outcome: { kind: "PROCESSING" } };
+      if (object.payment_status === "no_payment_required")
+        return {
+          ...base,
+          ref2,
+          outcome: { kind: "SUCCEEDED", amount: 0, currency: str(object.currency) ?? "" },
+        };
+      return { ...base, outcome: { kind: "IGNORED", reason: "unknown_payment_status" } };
+    }
+    case "checkout.session.async_payment_succeeded":
+      return { ...base, ref2: base.paymentIntent, outcome: amountOf("amount_total") };
+    case "checkout.session.async_payment_failed":
+      return { ...base, outcome: { kind: "FAILED_FINAL", error: "async_payment_failed" } };
+    case "checkout.session.expired":
+      return { ...base, outcome: { kind: "EXPIRED", reason: "session_expired" } };
+    case "payment_intent.succeeded":
+      return { ...base, paymentIntent: base.objectId, outcome: amountOf("amount_received") };
+    case "payment_intent.payment_failed": {
+      const error = (object.last_payment_error ?? {}) as Record<string, unknown>;
+      return {
+        ...base,
+        paymentIntent: base.objectId,
+        outcome: { kind: "FAILED_RETRYABLE", error: str(error.code) ?? "payment_failed" },
+      };
+    }
+    case "payment_intent.canceled":
+      return {
+        ...base,
+        paymentIntent: base.objectId,
+        outcome: { kind: "EXPIRED", reason: str(object.cancellation_reason) ?? "canceled" },
+      };
+    case "payment_intent.processing":
+      return { ...base, paymentIntent: base.objectId, outcome: { kind: "PROCESSING" } };
+    case "payment_intent.amount_capturable_updated":
+      return { ...base, paymentIntent: base.objectId, outcome: { kind: "AUTHORIZED" } };
+    case "charge.refunded": {
+      const list = ((object.refunds as { data?: unknown[] } | undefined)?.data ?? []) as Record<
+        string,
+        unknown
+      >[];
+      const refunds = list.map(refundReport).filter((r): r is RefundReport => r !== null);
+      return {
+        ...base,
+        outcome: { kind: "REFUND_SYNC", refunds, refundedSeen: int(object.amount_refunded) },
+      };
+    }
+    case "refund.created": {
+      const report = refundReport(object);
+      return {
+        ...base,
+        outcome: report
+          ? { kind: "REFUND_SYNC", refunds: [report] }
+          : { kind: "IGNORED", reason: "malformed_refund" },
+      };
+    }
+    default:
+      return { ...base, outcome: { kind: "IGNORED", reason: "unhandled_kind" } };
+  }
+}
+
+/** Metadata attempt id; else the object's own id (`cs_…`, `pi_…`); for charges and refunds, their PaymentIntent. */
+export function findStripeAttempt(tenant: TenantDb, reading: StripeReading): AttemptRow | null {
+  const byId = reading.attemptId ? findAttempt(tenant, reading.attemptId) : null;
+  if (byId?.provider === "stripe") return byId;
+  const id = reading.objectId;
+  if (id?.startsWith("cs_")) {
+    const found = attemptByRef(tenant, "stripe", id);
+    if (found) return found;
+  }
+  if (reading.paymentIntent) return attemptByRef2(tenant, "stripe", reading.paymentIntent);
+  return null;
+}
+
+// ---------------------------------------------------------------- API calls
+
+/** Stripe's form encoding of nested parameters: `a[b][0][c]=v`. */
+export function formEncode(params: Record<string, unknown>, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const name = prefix ? `${prefix}[${key}]` : key;
+    if (typeof value === "object") out.push(...formEncode(value as Record<string, unknown>, name));
+    else out.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return out;
+}
+
+function stripeCall(base: string, secretKey: string, idempotencyKey?: string): ProviderCall {
+  return {
+    base,
+    headers: {
+      authorization: `Bearer ${secretKey}`,
+      ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+    },
+    timeoutMs: 10_000,
+  };
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  payment_intent?: string | null;
+  payment_status?: string;
+  status?: string;
+  amount_total?: number;
+  currency?: string;
+}
+
+export async function createCheckoutSession(
+  base: string,
+  secretKey: string,
+  params: Record<string, unknown>,
+  idempotencyKey: string,
+): Promise<CheckoutSession> {
+  return (await providerFetch(stripeCall(base, secretKey, idempotencyKey), "POST", "/v1/checkout/sessions", {
+    form: formEncode(params).join("&"),
+  })) as CheckoutSession;
+}
+
+export async function createStripeRefund(
+  base: string,
+  secretKey: string,
+  params: Record<string, unknown>,
+  idempotencyKey: string,
+): Promise<{ id: string; status: string }> {
+  return (await providerFetch(stripeCall(base, secretKey, idempotencyKey), "POST", "/v1/refunds", {
+    form: formEncode(params).join("&"),
+  })) as { id: string; status: string };
+}
+
+export async function retrieveCheckoutSession(
+  base: string,
+  secretKey: string,
+  sessionId: string,
+): Promise<CheckoutSession & { metadata?: Record<string, string> }> {
+  return (await providerFetch(
+    stripeCall(base, secretKey),
+    "GET",
+    `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
+  )) as CheckoutSession & { metadata?: Record<string, string> };
+}

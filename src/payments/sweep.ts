@@ -1,0 +1,119 @@
+import type { AppContext } from "../app-context.ts";
+import { type AttemptRow, deadlinesOf, findAttempt, nextDeadline, overdueAttempts } from "./attempts.ts";
+import { fetchSingle, singleOutcome } from "./easypay.ts";
+import { resolveCredentials } from "./integrations.ts";
+import { type PaymentOutcome, reconcile } from "./reconcile.ts";
+import { nowOf, paymentsState } from "./state.ts";
+
+// The expiry sweep: unpaid (`created`) attempts past their expiry plus a grace (Multibanco 15 min,
+// MB WAY 1 min, Stripe 24 h as a net for a lost `checkout.session.expired`) are expired through the
+// same reconciliation as a notification, with event id `sweep:<attemptId>`, which cancels the order
+// and releases its stock and coupon use when nothing else can pay it. Processing and authorized
+// attempts are never swept. Easypay attempts are asked first: one Easypay says is paid is applied
+// as paid instead. Only tenants whose earliest deadline has passed are opened.
+
+export interface SweepResult {
+  expired: number;
+  paid: number;
+  skipped: number;
+}
+
+async function sweepAttempt(
+  app: AppContext,
+  orgId: string,
+  attempt: AttemptRow,
+  result: SweepResult,
+): Promise<void> {
+  const tenant = app.tenants.acquire(orgId);
+  try {
+    let outcome: PaymentOutcome = { kind: "EXPIRED", reason: "sweep" };
+    let eventId = `sweep:${attempt.id}`;
+    if (attempt.provider === "easypay" && attempt.provider_ref) {
+      try {
+        const creds = resolveCredentials(
+          app,
+          attempt.credential_source === "tenant" ? tenant : null,
+          "easypay",
+          "webhooks",
+        );
+        const single = await fetchSingle(app, creds.fields, attempt.provider_ref);
+        const fetched = singleOutcome(single, attempt);
+        if (fetched && fetched.kind !== "AUTHORIZED") {
+          outcome = fetched;
+          eventId = `sweep:${attempt.id}:${single.payment_status}`;
+        }
+      } catch (error) {
+        // Easypay could not say: the attempt waits for the next round.
+        app.log.warn("payment sweep: easypay re-fetch failed", {
+          org: orgId,
+          attempt: attempt.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        result.skipped++;
+        return;
+      }
+    }
+    const applied = reconcile(app, tenant, {
+      provider: attempt.provider,
+      eventId,
+      kind: "sweep",
+      payloadSha256: "",
+      source: attempt.credential_source,
+      find: (t) => findAttempt(t, attempt.id),
+      outcome,
+    });
+    if (applied.outcome === "applied" || applied.outcome === "flagged") {
+      if (outcome.kind === "SUCCEEDED") result.paid++;
+      else result.expired++;
+    }
+  } finally {
+    app.tenants.release(tenant);
+  }
+}
+
+/** One round of the sweep at the payments clock's now. */
+export async function sweepPayments(app: AppContext): Promise<SweepResult> {
+  const result: SweepResult = { expired: 0, paid: 0, skipped: 0 };
+  const now = nowOf(app);
+  const deadlines = deadlinesOf(app);
+  for (const [orgId, at] of [...deadlines]) {
+    if (at > now) continue;
+    if (app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) === null) {
+      deadlines.delete(orgId);
+      continue;
+    }
+    const overdue = app.tenants.with(orgId, (tenant) => overdueAttempts(tenant, now));
+    for (const attempt of await overdue) await sweepAttempt(app, orgId, attempt, result);
+    const next = await app.tenants.with(orgId, (tenant) => nextDeadline(tenant));
+    // An attempt skipped this round (its provider could not be asked) is still overdue, so the next
+    // round, whenever it runs, looks at it again.
+    if (next === null) deadlines.delete(orgId);
+    else deadlines.set(orgId, next);
+  }
+  return result;
+}
+
+/** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S; returns the function that stops it. */
+export function startPaymentSweep(app: AppContext): () => void {
+  const state = paymentsState(app);
+  let stopped = false;
+  const tick = () => {
+    if (stopped || state.sweeping) return;
+    state.sweeping = sweepPayments(app)
+      .catch((error) => {
+        if (!stopped)
+          app.log.error("payment sweep failed", {
+            error: error instanceof Error ? error.message : String(error),
+          });
+      })
+      .finally(() => {
+        state.sweeping = undefined;
+      });
+  };
+  const timer = setInterval(tick, app.config.payments.sweepIntervalS * 1000);
+  timer.unref?.();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
