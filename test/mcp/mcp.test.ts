@@ -409,7 +409,7 @@ describe("agent callers", () => {
     );
   });
 
-  test("with the agents module's grant lookup an agent sees exactly its granted operations", async () => {
+  test("with the agents module's grant lookup an agent sees exactly its granted operations and shops through them", async () => {
     // A real agent: Ed25519 keys made by jose, registered by its host, approved by an owner of the
     // shop with the user code, calling the listening server with a fresh agent JWT (aud = BASE_URL)
     // on every HTTP request.
@@ -419,7 +419,7 @@ describe("agent callers", () => {
     const host = await TestHost.create(t);
     const registered = await host.register({
       name: "MCP agent",
-      capabilities: ["listProducts", "createCart", "adminGetOrder"],
+      capabilities: ["listProducts", "createCart", "addCartItem", "adminGetOrder"],
     });
     expect(registered.status).toBe(201);
     expect(registered.body.status).toBe("pending");
@@ -441,9 +441,15 @@ describe("agent callers", () => {
 
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(
-      ["listProducts", "adminGetOrder", "createCart"].sort(byRegistry),
+      ["listProducts", "adminGetOrder", "createCart", "addCartItem"].sort(byRegistry),
     );
     expect((await ok(client, "listProducts")).meta.total).toBe(1);
+    // It shops through its tools, in the organization it is bound to.
+    const cart = (await ok(client, "createCart")).data;
+    const variantId = shop.shirt.variants[0].id;
+    const withItem = (await ok(client, "addCartItem", { id: cart.id, variantId, quantity: 2 })).data;
+    expect(withItem.items).toHaveLength(1);
+    expect(withItem.items[0].quantity).toBe(2);
     // A tool outside the grants is refused by the executor's grant check.
     const refusal = await refused(client, "getStore");
     expect(refusal).toMatchObject({ code: "FORBIDDEN", status: 403 });
