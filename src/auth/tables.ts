@@ -2,13 +2,22 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 
 // Control plane (DATA_DIR/platform.sqlite). Times are epoch milliseconds.
 
-export const organizations = sqliteTable("organizations", {
-  id: text("id").primaryKey(),
-  slug: text("slug").notNull().unique(),
-  name: text("name").notNull(),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    /**
+     * Earliest expiry + grace of the organization's unpaid payment attempts, or null when it has
+     * none; maintained by the payments module so its expiry sweep opens only the tenants it must.
+     */
+    nextPaymentDeadline: integer("next_payment_deadline"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("organizations_next_payment_deadline_idx").on(t.nextPaymentDeadline)],
+);
 
 /** Storefront hosts: an exact, verified host name → organization. */
 export const domains = sqliteTable(

@@ -3,11 +3,10 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
 import type { OrderPayment, PaymentAction } from "../orders/tables.ts";
-import { paymentsState } from "./state.ts";
 import type { AttemptInstructions, AttemptStatus, CredentialSource, Provider } from "./tables.ts";
 
-// Payment attempts as rows, as the order shows them, and the two in-memory indexes kept beside
-// them (routes for org `_`, expiry deadlines for the sweep).
+// Payment attempts as rows, as the order shows them, and the two control-plane records kept beside
+// them (`payment_routes` for org `_`, `organizations.next_payment_deadline` for the sweep).
 
 export interface AttemptRow {
   id: string;
@@ -97,49 +96,47 @@ export function syncOrderPayments(tenant: TenantDb, orderId: string): void {
 
 // ---------------------------------------------------------------- routes of `_` notifications
 
-/** Route keys of an attempt paid with environment credentials: its id and provider references. */
-export function routeKeys(
-  row: Pick<AttemptRow, "id" | "provider" | "provider_ref" | "provider_ref2">,
-): string[] {
-  const keys = [`${row.provider}:${row.id}`];
-  if (row.provider_ref) keys.push(`${row.provider}:${row.provider_ref}`);
-  if (row.provider_ref2) keys.push(`${row.provider}:${row.provider_ref2}`);
-  return keys;
+// The routes live in the control plane's `payment_routes` (PK (provider, ref) → organization), so
+// every process sees the same ones and none is rebuilt from the tenant files. A route is written
+// when an environment-credential attempt is created or gains references, outside the tenant's
+// transaction: one left by a transaction that rolled back names a reference no attempt of that
+// tenant has, and a notification routed by it is answered `ignored` like any unknown one.
+
+/** Route references of an attempt: its id and provider references. */
+export function routeRefs(row: Pick<AttemptRow, "id" | "provider_ref" | "provider_ref2">): string[] {
+  const refs = [row.id];
+  if (row.provider_ref) refs.push(row.provider_ref);
+  if (row.provider_ref2) refs.push(row.provider_ref2);
+  return refs;
 }
 
-function eachOrg(app: AppContext, visit: (tenant: TenantDb) => void): void {
-  const orgs = app.platform.sqlite.query("SELECT id FROM organizations").all() as { id: string }[];
-  for (const { id } of orgs) {
-    const tenant = app.tenants.acquire(id);
-    try {
-      visit(tenant);
-    } finally {
-      app.tenants.release(tenant);
-    }
-  }
-}
-
-export function routesOf(app: AppContext): Map<string, string> {
-  const state = paymentsState(app);
-  if (state.routes) return state.routes;
-  const routes = new Map<string, string>();
-  eachOrg(app, (tenant) => {
-    const rows = tenant.sqlite
-      .query(
-        "SELECT id, provider, provider_ref, provider_ref2 FROM payment_attempts WHERE credential_source = 'environment'",
-      )
-      .all() as Pick<AttemptRow, "id" | "provider" | "provider_ref" | "provider_ref2">[];
-    for (const row of rows) for (const key of routeKeys(row)) routes.set(key, tenant.orgId);
-  });
-  state.routes = routes;
-  return routes;
+/**
+ * Records `provider:ref` → `orgId` unless the reference already routes somewhere. Returns false
+ * when it routes to another organization (a collision: the caller picks another reference if it
+ * generated this one).
+ */
+export function claimRoute(app: AppContext, orgId: string, provider: Provider, ref: string): boolean {
+  const { changes } = app.platform.sqlite
+    .query(
+      "INSERT INTO payment_routes (provider, ref, organization_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    )
+    .run(provider, ref, orgId, Date.now());
+  return changes === 1 || routeOf(app, provider, [ref]) === orgId;
 }
 
 /** Records the routes of an environment-credential attempt (called when it is created or gains references). */
 export function addRoutes(app: AppContext, orgId: string, row: AttemptRow): void {
   if (row.credential_source !== "environment") return;
-  const routes = routesOf(app);
-  for (const key of routeKeys(row)) routes.set(key, orgId);
+  for (const ref of routeRefs(row)) {
+    if (!claimRoute(app, orgId, row.provider, ref)) {
+      // References the provider issued cannot be chosen again; the first owner keeps the route.
+      app.log.warn("payment route taken by another organization", {
+        org: orgId,
+        provider: row.provider,
+        attempt: row.id,
+      });
+    }
+  }
 }
 
 /** The organization an environment-credential payment reference belongs to. */
@@ -148,10 +145,13 @@ export function routeOf(
   provider: Provider,
   refs: (string | null | undefined)[],
 ): string | null {
-  const routes = routesOf(app);
+  const lookup = app.platform.sqlite.query(
+    "SELECT organization_id AS org FROM payment_routes WHERE provider = ? AND ref = ?",
+  );
   for (const ref of refs) {
-    const org = ref ? routes.get(`${provider}:${ref}`) : undefined;
-    if (org) return org;
+    if (!ref) continue;
+    const row = lookup.get(provider, ref) as { org: string } | null;
+    if (row) return row.org;
   }
   return null;
 }
@@ -184,27 +184,39 @@ export function overdueAttempts(tenant: TenantDb, now: number): AttemptRow[] {
     .all(now) as AttemptRow[];
 }
 
-export function deadlinesOf(app: AppContext): Map<string, number> {
-  const state = paymentsState(app);
-  if (state.deadlines) return state.deadlines;
-  const deadlines = new Map<string, number>();
-  eachOrg(app, (tenant) => {
-    const at = nextDeadline(tenant);
-    if (at !== null) deadlines.set(tenant.orgId, at);
-  });
-  state.deadlines = deadlines;
-  return deadlines;
-}
-
-/** An attempt with this deadline now exists in the organization. */
+/**
+ * An attempt with this deadline now exists in the organization: lowers the organization's
+ * `next_payment_deadline` in the control plane to it. Called inside the tenant's write transaction
+ * that creates or changes the attempt, so a sweep recomputing the deadline from the tenant (also in
+ * a write transaction) never overwrites it with an older view.
+ */
 export function noteDeadline(
   app: AppContext,
   orgId: string,
   row: Pick<AttemptRow, "method" | "expires_at">,
 ): void {
-  const state = paymentsState(app);
-  if (!state.deadlines) return; // built from the files on first use
+  // Only a lower deadline is written (the control plane commits with synchronous=FULL).
   const at = row.expires_at + (SWEEP_GRACE_MS[row.method] ?? SWEEP_GRACE_MS.card!);
-  const current = state.deadlines.get(orgId);
-  if (current === undefined || at < current) state.deadlines.set(orgId, at);
+  app.platform.sqlite
+    .query(
+      "UPDATE organizations SET next_payment_deadline = ?1 WHERE id = ?2 AND (next_payment_deadline IS NULL OR next_payment_deadline > ?1)",
+    )
+    .run(at, orgId);
+}
+
+/** Sets the organization's `next_payment_deadline` to what its tenant file says now. */
+export function storeDeadline(app: AppContext, orgId: string, at: number | null): void {
+  app.platform.sqlite
+    .query(
+      "UPDATE organizations SET next_payment_deadline = ?1 WHERE id = ?2 AND next_payment_deadline IS NOT ?1",
+    )
+    .run(at, orgId);
+}
+
+/** Organizations whose next payment deadline has passed, earliest first. */
+export function dueOrganizations(app: AppContext, now: number): string[] {
+  const rows = app.platform.sqlite
+    .query("SELECT id FROM organizations WHERE next_payment_deadline <= ? ORDER BY next_payment_deadline")
+    .all(now) as { id: string }[];
+  return rows.map((r) => r.id);
 }

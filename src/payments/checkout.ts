@@ -21,11 +21,11 @@ import { findOrderRow } from "../orders/view.ts";
 import {
   type AttemptRow,
   addRoutes,
+  claimRoute,
   findAttempt,
   instructionsOf,
   noteDeadline,
   orderAttempts,
-  routesOf,
   syncOrderPayments,
 } from "./attempts.ts";
 import { createEasypayRefund, createSingle } from "./easypay.ts";
@@ -122,7 +122,10 @@ export function portugueseMobile(phone: string): string | null {
   return /^9\d{8}$/.test(digits) ? digits : null;
 }
 
-/** 12 random digits, unused by this tenant's attempts and by every environment-credential route. */
+/**
+ * 12 random digits, unused by this tenant's attempts; with environment credentials also claimed in
+ * `payment_routes` (a reference another organization's route holds is drawn again).
+ */
 function newOrderReference(app: AppContext, tenant: TenantDb, source: CredentialSource): string {
   for (;;) {
     const digits = Array.from(crypto.getRandomValues(new Uint32Array(12)), (n) => n % 10).join("");
@@ -130,7 +133,7 @@ function newOrderReference(app: AppContext, tenant: TenantDb, source: Credential
       tenant.sqlite
         .query("SELECT 1 FROM payment_attempts WHERE provider = 'ifthenpay' AND provider_ref2 = ?")
         .get(digits) !== null ||
-      (source === "environment" && routesOf(app).has(`ifthenpay:${digits}`));
+      (source === "environment" && !claimRoute(app, tenant.orgId, "ifthenpay", digits));
     if (!taken) return digits;
   }
 }

@@ -5,7 +5,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { addOrderEvent, formatAmount, releaseCoupon, releaseStock, retakeStock } from "../orders/service.ts";
 import { findOrderRow } from "../orders/view.ts";
-import { type AttemptRow, instructionsOf, orderAttempts, syncOrderPayments } from "./attempts.ts";
+import { type AttemptRow, addRoutes, instructionsOf, orderAttempts, syncOrderPayments } from "./attempts.ts";
 import { nowOf } from "./state.ts";
 import type {
   AttemptInstructions,
@@ -80,7 +80,7 @@ export function reconcileInTransaction(app: AppContext, tenant: TenantDb, n: Not
     .get(n.provider, n.eventId);
   if (seen) return { outcome: "duplicate" };
   const attempt = n.find(tenant);
-  const decided = decide(tenant, n, attempt, now);
+  const decided = decide(app, tenant, n, attempt, now);
   tenant.sqlite
     .query(
       `INSERT INTO payment_events (provider, event_id, kind, attempt_id, order_id, outcome, reason, payload_sha256, received_at)
@@ -101,6 +101,7 @@ export function reconcileInTransaction(app: AppContext, tenant: TenantDb, n: Not
 }
 
 function decide(
+  app: AppContext,
   tenant: TenantDb,
   n: Notification,
   attempt: AttemptRow | null,
@@ -115,6 +116,8 @@ function decide(
     return { outcome: "ignored", reason: "credential_source_mismatch" };
   if (n.ref2 && attempt.provider_ref2 === null) {
     tenant.sqlite.query("UPDATE payment_attempts SET provider_ref2 = ? WHERE id = ?").run(n.ref2, attempt.id);
+    // A reference learnt from the notification (Stripe's payment intent) routes `_` notifications too.
+    addRoutes(app, tenant.orgId, { ...attempt, provider_ref2: n.ref2 });
   }
   const applied = applyOutcome(tenant, n.provider, outcome, attempt, now);
   if (applied.outcome !== "ignored" && applied.outcome !== "stale") {

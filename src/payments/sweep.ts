@@ -1,5 +1,13 @@
 import type { AppContext } from "../app-context.ts";
-import { type AttemptRow, deadlinesOf, findAttempt, nextDeadline, overdueAttempts } from "./attempts.ts";
+import { immediately } from "../db/sqlite.ts";
+import {
+  type AttemptRow,
+  dueOrganizations,
+  findAttempt,
+  nextDeadline,
+  overdueAttempts,
+  storeDeadline,
+} from "./attempts.ts";
 import { fetchSingle, singleOutcome } from "./easypay.ts";
 import { resolveCredentials } from "./integrations.ts";
 import { type PaymentOutcome, reconcile } from "./reconcile.ts";
@@ -10,7 +18,8 @@ import { nowOf, paymentsState } from "./state.ts";
 // same reconciliation as a notification, with event id `sweep:<attemptId>`, which cancels the order
 // and releases its stock and coupon use when nothing else can pay it. Processing and authorized
 // attempts are never swept. Easypay attempts are asked first: one Easypay says is paid is applied
-// as paid instead. Only tenants whose earliest deadline has passed are opened.
+// as paid instead. Only tenants whose `organizations.next_payment_deadline` (control plane) has
+// passed are opened; after a tenant's round its deadline is recomputed from its file.
 
 export interface SweepResult {
   expired: number;
@@ -75,20 +84,16 @@ async function sweepAttempt(
 export async function sweepPayments(app: AppContext): Promise<SweepResult> {
   const result: SweepResult = { expired: 0, paid: 0, skipped: 0 };
   const now = nowOf(app);
-  const deadlines = deadlinesOf(app);
-  for (const [orgId, at] of [...deadlines]) {
-    if (at > now) continue;
-    if (app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) === null) {
-      deadlines.delete(orgId);
-      continue;
-    }
+  for (const orgId of dueOrganizations(app, now)) {
     const overdue = app.tenants.with(orgId, (tenant) => overdueAttempts(tenant, now));
     for (const attempt of await overdue) await sweepAttempt(app, orgId, attempt, result);
-    const next = await app.tenants.with(orgId, (tenant) => nextDeadline(tenant));
+    // Read and stored inside a write transaction of the tenant: an attempt created meanwhile (which
+    // lowers the deadline inside its own transaction) is either seen here or lowers it afterwards.
     // An attempt skipped this round (its provider could not be asked) is still overdue, so the next
     // round, whenever it runs, looks at it again.
-    if (next === null) deadlines.delete(orgId);
-    else deadlines.set(orgId, next);
+    await app.tenants.with(orgId, (tenant) =>
+      immediately(tenant.sqlite, () => storeDeadline(app, orgId, nextDeadline(tenant))),
+    );
   }
   return result;
 }
