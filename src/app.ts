@@ -29,6 +29,38 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A route's path as a pattern: `{name}` and `:name` match one segment, `*` the rest. */
+function pathPattern(path: string): RegExp {
+  const source = path
+    .split(/(\{\w+\}|:\w+|\*)/)
+    .map((part) =>
+      part === "*"
+        ? ".*"
+        : /^(\{\w+\}|:\w+)$/.test(part)
+          ? "[^/]+"
+          : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`^${source}$`);
+}
+
+/** Which methods each known path answers, for the `Allow` header of a 405. */
+class AllowedMethods {
+  private readonly routes: { pattern: RegExp; method: string }[] = [];
+
+  add(method: string, path: string): void {
+    this.routes.push({ pattern: pathPattern(path), method: method.toUpperCase() });
+  }
+
+  /** The methods of the paths matching `pathname`, sorted; empty for an unknown path. */
+  of(pathname: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.routes) if (route.pattern.test(pathname)) methods.add(route.method);
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  }
+}
+
 function clientIp(request: Request, server: Server<unknown> | undefined, trustProxy: boolean): string | null {
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for");
@@ -86,6 +118,9 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
   const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
   const docsHtml = docsPage("/v1/openapi.json");
 
+  const allowed = new AllowedMethods();
+  allowed.add("GET", "/v1/openapi.json");
+  allowed.add("GET", "/v1/docs");
   const elysia = new Elysia({ normalize: false })
     .get(
       "/v1/openapi.json",
@@ -98,8 +133,22 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
     .onError(({ code, request }) => {
       const id = states.get(request)?.id ?? "";
       if (code === "NOT_FOUND") {
+        const { pathname } = new URL(request.url);
+        const methods = allowed.of(pathname);
+        // A known path asked with a method it does not answer is a 405 naming the ones it does.
+        if (methods.length > 0 && !methods.includes(request.method)) {
+          return jsonResponse(
+            405,
+            {
+              error: `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}`,
+              code: "METHOD_NOT_ALLOWED",
+              status: 405,
+            },
+            { allow: methods.join(", ") },
+          );
+        }
         return jsonResponse(404, {
-          error: `No route ${request.method} ${new URL(request.url).pathname}`,
+          error: `No route ${request.method} ${pathname}`,
           code: "NOT_FOUND",
           status: 404,
         });
@@ -109,6 +158,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
 
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
+    allowed.add(op.method, path);
     elysia.route(
       op.method,
       path,
@@ -119,6 +169,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
   }
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
+      allowed.add(route.method, route.path);
       elysia.route(
         route.method,
         route.path,

@@ -3,15 +3,23 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import {
+  type ApiKeyView,
   addDomain,
   addMember,
+  apiKeyOrganization,
   createApiKey,
   createOrganization,
   createUser,
+  deleteOrganization,
   findOrganization,
   findUserByEmail,
   HOST_PATTERN,
+  listAllApiKeys,
+  listDomains,
   listOrganizations,
+  normalizeDomainHost,
+  removeDomain,
+  revokeApiKey,
   SLUG_PATTERN,
 } from "./auth/service.ts";
 import { ROLES, type Role } from "./auth/tables.ts";
@@ -26,9 +34,14 @@ const USAGE = `Usage: commerce <command> [options] [--json]
 
   org create --name NAME [--slug SLUG] [--host HOST]
   org list
+  org delete --id ORG_ID --yes     removes the organization, its domains, keys and memberships, and its file
   domain add --org ORG_ID --host HOST
+  domain list --org ORG_ID
+  domain remove --host HOST
   user create --email EMAIL --password PASSWORD [--org ORG_ID] [--role owner|admin|member] [--name NAME]
   apikey create --org ORG_ID [--scopes admin,storefront] [--name NAME]
+  apikey list --org ORG_ID         id, name, scopes, created, expires, revoked (never the key)
+  apikey revoke --id KEY_ID
   backup --out DIR
   seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
   integrations rekey [--org ORG_ID]  re-encrypts payment-provider secrets under INTEGRATION_ENCRYPTION_KEY
@@ -55,6 +68,24 @@ function requireOrg(ctx: AppContext, id: string) {
 function checked(value: string, pattern: string, option: string): string {
   if (!new RegExp(pattern).test(value)) throw new UsageError(`--${option} "${value}" is not valid`);
   return value;
+}
+
+/** A `--host` value: normalised (lower-case, no trailing dot), then checked. */
+function hostOption(raw: string): string {
+  return checked(normalizeDomainHost(raw), HOST_PATTERN, "host");
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function keyJson(key: ApiKeyView) {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.metadata.scopes,
+    createdAt: new Date(key.createdAt).toISOString(),
+    expiresAt: isoOrNull(key.expiresAt),
+    revokedAt: isoOrNull(key.revokedAt),
+  };
 }
 
 function parseScopes(raw: string | undefined): Scope[] {
@@ -85,10 +116,7 @@ async function backup(ctx: AppContext, out: string) {
 async function run(ctx: AppContext, command: string, options: Options): Promise<[unknown, string]> {
   switch (command) {
     case "org create": {
-      const host =
-        typeof options.host === "string"
-          ? checked(options.host.toLowerCase(), HOST_PATTERN, "host")
-          : undefined;
+      const host = typeof options.host === "string" ? hostOption(options.host) : undefined;
       const org = createOrganization(ctx, {
         name: need(options, "name"),
         slug: typeof options.slug === "string" ? checked(options.slug, SLUG_PATTERN, "slug") : undefined,
@@ -104,11 +132,38 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
       const orgs = listOrganizations(ctx.platform).map(({ id, slug, name }) => ({ id, slug, name }));
       return [orgs, orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}`).join("\n") || "(no organizations)"];
     }
+    case "org delete": {
+      const id = need(options, "id");
+      if (options.yes !== true) {
+        throw new UsageError(`org delete removes ${id} and all its data for good; add --yes to confirm`);
+      }
+      const org = deleteOrganization(ctx, id);
+      return [
+        { id: org.id, slug: org.slug, name: org.name, deleted: true },
+        `Deleted organization ${org.name} (${org.id}) and its data`,
+      ];
+    }
     case "domain add": {
       const orgId = need(options, "org");
-      const host = checked(need(options, "host").toLowerCase(), HOST_PATTERN, "host");
-      addDomain(ctx.platform, orgId, host);
+      const host = hostOption(need(options, "host"));
+      addDomain(ctx, orgId, host);
       return [{ host, orgId }, `Host ${host} now answers for ${orgId}`];
+    }
+    case "domain list": {
+      const orgId = requireOrg(ctx, need(options, "org")).id;
+      const hosts = listDomains(ctx.platform, orgId).map((d) => ({
+        host: d.host,
+        orgId: d.organizationId,
+        createdAt: new Date(d.createdAt).toISOString(),
+      }));
+      return [hosts, hosts.map((d) => `${d.host}  ${d.createdAt}`).join("\n") || "(no domains)"];
+    }
+    case "domain remove": {
+      const removed = removeDomain(ctx.platform, need(options, "host"));
+      return [
+        { host: removed.host, orgId: removed.organizationId },
+        `Host ${removed.host} no longer answers for ${removed.organizationId}`,
+      ];
     }
     case "user create": {
       const role = (options.role ?? "owner") as Role;
@@ -142,6 +197,25 @@ async function run(ctx: AppContext, command: string, options: Options): Promise<
         { id: key.id, key: key.key, orgId, scopes: key.metadata.scopes },
         `API key ${key.id} for ${orgId} (${scopes.join(", ")}), shown only now:\n${key.key}`,
       ];
+    }
+    case "apikey list": {
+      const orgId = requireOrg(ctx, need(options, "org")).id;
+      const keys = listAllApiKeys(ctx.platform, orgId).map(keyJson);
+      const text = keys
+        .map(
+          (k) =>
+            `${k.id}  ${k.name}  ${k.scopes.join(",")}  created ${k.createdAt}` +
+            `${k.expiresAt ? `  expires ${k.expiresAt}` : ""}${k.revokedAt ? `  revoked ${k.revokedAt}` : ""}`,
+        )
+        .join("\n");
+      return [keys, text || "(no API keys)"];
+    }
+    case "apikey revoke": {
+      const id = need(options, "id");
+      const orgId = apiKeyOrganization(ctx.platform, id);
+      if (!orgId) throw new ApiError("NOT_FOUND", `API key ${id} not found`);
+      const key = keyJson(revokeApiKey(ctx.platform, orgId, id));
+      return [{ ...key, orgId }, `Revoked API key ${key.id} of ${orgId}`];
     }
     case "backup": {
       const result = await backup(ctx, need(options, "out"));
@@ -209,6 +283,8 @@ export async function runCli(argv: string[]): Promise<number> {
         scopes: { type: "string" },
         out: { type: "string" },
         products: { type: "string" },
+        id: { type: "string" },
+        yes: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -255,17 +331,5 @@ export async function runCli(argv: string[]): Promise<number> {
     closeContext(ctx);
   }
 }
-
-export const CLI_COMMANDS = new Set([
-  "org",
-  "domain",
-  "user",
-  "apikey",
-  "backup",
-  "seed",
-  "integrations",
-  "healthcheck",
-  "--help",
-]);
 
 if (import.meta.main) process.exit(await runCli(process.argv.slice(2)));

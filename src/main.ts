@@ -1,9 +1,10 @@
 // Entry of the compiled executable: `commerce` serves, `commerce <command>` runs the CLI.
-import { CLI_COMMANDS, runCli } from "./cli.ts";
+import { runCli } from "./cli.ts";
 import { main } from "./server.ts";
 
+// Anything but no argument or `serve` is a CLI command: an unknown one prints the usage and exits 2.
 const command = process.argv[2];
-if (command !== undefined && command !== "serve" && CLI_COMMANDS.has(command)) {
+if (command !== undefined && command !== "serve") {
   process.exit(await runCli(process.argv.slice(2)));
 } else {
   await main();

@@ -3,6 +3,13 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { ensureDemoTenant } from "./demo.ts";
 import { startPaymentSweep } from "./payments/module.ts";
 
+/**
+ * Bun's own body limit, out of reach: Bun answers a bare 413 (no JSON body, no request id, no log
+ * line) before `fetch` runs, so the API enforces MAX_BODY_BYTES itself on every request (a declared
+ * length in `app.fetch`, a streamed body while it is read) and closes the connection on its 413.
+ */
+export const BUN_MAX_REQUEST_BODY_SIZE = Number.MAX_SAFE_INTEGER;
+
 /** Starts the HTTP service; returns the Bun server and the app (tests and benchmarks start it this way). */
 export async function startServer(config: Config) {
   const app = createApp(config);
@@ -17,8 +24,7 @@ export async function startServer(config: Config) {
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    // A little above the API's own limit, so the API answers with its JSON 413 body first.
-    maxRequestBodySize: config.maxBodyBytes + 64 * 1024,
+    maxRequestBodySize: BUN_MAX_REQUEST_BODY_SIZE,
     fetch: (request, srv) => app.fetch(request, srv),
   });
   const origin = `http://localhost:${server.port}`;
@@ -34,6 +40,19 @@ export async function startServer(config: Config) {
   return { server, app };
 }
 
+const isAddressInUse = (error: unknown) => (error as { code?: unknown } | null)?.code === "EADDRINUSE";
+
+/** Whether a listener can bind the port now (it is released again at once). */
+function portFree(port: number, hostname: string | undefined): boolean {
+  try {
+    Bun.serve({ port, hostname, fetch: () => new Response(null, { status: 503 }) }).stop(true);
+    return true;
+  } catch (error) {
+    if (isAddressInUse(error)) return false;
+    throw error;
+  }
+}
+
 /** Reads the environment and starts; a bad setting stops the process with one line naming the variable. */
 export async function main() {
   let config: Config;
@@ -44,7 +63,21 @@ export async function main() {
     console.error(`configuration error: ${error.message}`);
     process.exit(1);
   }
-  const { server, app } = await startServer(config);
+  const portInUse = () => {
+    console.error(`error: port ${config.port} is in use (set PORT to another port)`);
+    process.exit(1);
+  };
+  // Checked before anything is written, so a busy port never creates the demo store (and loses its key).
+  if (config.port !== 0 && !portFree(config.port, config.host)) portInUse();
+  let started: Awaited<ReturnType<typeof startServer>>;
+  try {
+    started = await startServer(config);
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    portInUse();
+    return;
+  }
+  const { server, app } = started;
   const stop = async () => {
     await server.stop(); // lets requests in flight finish before the databases close
     app.close();

@@ -524,3 +524,294 @@ describe("backup with a tenant that cannot be copied", () => {
     expect({ code: run.code === 0 ? 0 : "non-zero", missing }).toEqual({ code: "non-zero", missing: [] });
   });
 });
+
+describe("operator commands: domains, API keys, org delete", () => {
+  let dataDir: string;
+  let shop: OrgJson;
+  let other: OrgJson;
+  const platformDb = () => join(dataDir, "platform.sqlite");
+
+  beforeAll(async () => {
+    dataDir = tempDir("ops");
+    // A trailing dot is normalised away at creation too.
+    shop = await cliJson<OrgJson>(
+      dataDir,
+      "org",
+      "create",
+      "--name",
+      "Ops Shop",
+      "--host",
+      "Ops.Example.com.",
+    );
+    other = await cliJson<OrgJson>(dataDir, "org", "create", "--name", "Other Shop");
+  });
+
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe("domain add refuses hosts that another organization answers", () => {
+    test("org create --host stores the host without its trailing dot", () => {
+      expect(shop.host).toBe("ops.example.com");
+      const rows = withDb(platformDb(), (db) => db.query("SELECT host FROM domains ORDER BY host").all());
+      expect(rows).toEqual([{ host: "ops.example.com" }]);
+    });
+
+    test("another organization's domain, also spelled with a trailing dot, is a 409", async () => {
+      for (const host of ["ops.example.com", "OPS.example.com."]) {
+        const run = await cli(dataDir, "domain", "add", "--org", other.id, "--host", host, "--json");
+        expect(run.code).toBe(1);
+        expect(run.stdout).toBe("");
+        expect(JSON.parse(run.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
+      }
+    });
+
+    test("{slug}.{PLATFORM_DOMAIN} of any organization is a 409", async () => {
+      for (const host of [`${shop.slug}.localhost`, `${other.slug}.localhost.`]) {
+        const run = await cli(dataDir, "domain", "add", "--org", other.id, "--host", host, "--json");
+        expect(run.code).toBe(1);
+        expect(JSON.parse(run.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
+      }
+      const created = await cli(
+        dataDir,
+        "org",
+        "create",
+        "--name",
+        "Shadow",
+        "--host",
+        `${other.slug}.localhost`,
+        "--json",
+      );
+      expect(created.code).toBe(1);
+      expect(JSON.parse(created.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
+      const rows = withDb(platformDb(), (db) => ({
+        domains: db.query("SELECT host FROM domains WHERE host LIKE '%.localhost'").all(),
+        orgs: db.query("SELECT id FROM organizations WHERE name = 'Shadow'").all(),
+      }));
+      expect(rows).toEqual({ domains: [], orgs: [] });
+    });
+
+    test("a free host with a trailing dot is stored without it", async () => {
+      const added = await cliJson(
+        dataDir,
+        "domain",
+        "add",
+        "--org",
+        other.id,
+        "--host",
+        "other.example.com.",
+      );
+      expect(added).toEqual({ host: "other.example.com", orgId: other.id });
+    });
+  });
+
+  describe("domain list and remove", () => {
+    test("domain list prints the organization's hosts", async () => {
+      const hosts = await cliJson<{ host: string; orgId: string; createdAt: string }[]>(
+        dataDir,
+        "domain",
+        "list",
+        "--org",
+        other.id,
+      );
+      expect(hosts.map((h) => [h.host, h.orgId])).toEqual([["other.example.com", other.id]]);
+      expect(Number.isNaN(Date.parse(hosts[0]!.createdAt))).toBe(false);
+      const text = await cli(dataDir, "domain", "list", "--org", shop.id);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain("ops.example.com");
+    });
+
+    test("domain remove deletes the host (trailing dot accepted); an unknown host exits 1", async () => {
+      const removed = await cliJson(dataDir, "domain", "remove", "--host", "Other.Example.com.");
+      expect(removed).toEqual({ host: "other.example.com", orgId: other.id });
+      expect(await cliJson<unknown[]>(dataDir, "domain", "list", "--org", other.id)).toEqual([]);
+      const again = await cli(dataDir, "domain", "remove", "--host", "other.example.com", "--json");
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stderr)).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    });
+
+    test("an unknown organization exits 1", async () => {
+      const run = await cli(dataDir, "domain", "list", "--org", "org_doesNotExist0");
+      expect(run.code).toBe(1);
+    });
+  });
+
+  describe("apikey list and revoke", () => {
+    let key: KeyJson;
+
+    beforeAll(async () => {
+      key = await cliJson<KeyJson>(dataDir, "apikey", "create", "--org", shop.id, "--scopes", "storefront");
+    });
+
+    test("apikey list shows id, name, scopes and dates, never the key", async () => {
+      const run = await cli(dataDir, "apikey", "list", "--org", shop.id, "--json");
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toContain(key.key);
+      expect(run.stdout).not.toContain(key.key.slice(8));
+      const keys = JSON.parse(run.stdout) as Record<string, unknown>[];
+      expect(keys).toHaveLength(1);
+      expect(Object.keys(keys[0]!).sort()).toEqual([
+        "createdAt",
+        "expiresAt",
+        "id",
+        "name",
+        "revokedAt",
+        "scopes",
+      ]);
+      expect(keys[0]).toMatchObject({ id: key.id, name: "CLI key", scopes: ["storefront"], revokedAt: null });
+      const text = await cli(dataDir, "apikey", "list", "--org", shop.id);
+      expect(text.stdout).toContain(key.id);
+      expect(text.stdout).not.toContain(key.key);
+    });
+
+    test("apikey revoke marks the key revoked; an unknown key exits 1", async () => {
+      const revoked = await cliJson(dataDir, "apikey", "revoke", "--id", key.id);
+      expect(revoked).toMatchObject({ id: key.id, orgId: shop.id });
+      expect(typeof revoked.revokedAt).toBe("string");
+      const row = withDb(
+        platformDb(),
+        (db) =>
+          db.query("SELECT revoked_at FROM api_keys WHERE id = ?").get(key.id) as { revoked_at: number },
+      );
+      expect(row.revoked_at).toBeGreaterThan(0);
+      const [listed] = await cliJson<{ revokedAt: string | null }[]>(
+        dataDir,
+        "apikey",
+        "list",
+        "--org",
+        shop.id,
+      );
+      expect(listed?.revokedAt).toBe(revoked.revokedAt as string);
+
+      const unknown = await cli(dataDir, "apikey", "revoke", "--id", "key_doesNotExist0", "--json");
+      expect(unknown.code).toBe(1);
+      expect(JSON.parse(unknown.stderr)).toMatchObject({ code: "NOT_FOUND", status: 404 });
+      const missing = await cli(dataDir, "apikey", "revoke");
+      expect(missing.code).toBe(2);
+    });
+  });
+
+  describe("org delete", () => {
+    test("without --yes it exits 2 and changes nothing", async () => {
+      const run = await cli(dataDir, "org", "delete", "--id", shop.id);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--yes");
+      expect(existsSync(join(dataDir, "tenants", `${shop.id}.sqlite`))).toBe(true);
+      const row = withDb(platformDb(), (db) =>
+        db.query("SELECT id FROM organizations WHERE id = ?").get(shop.id),
+      );
+      expect(row).toEqual({ id: shop.id });
+    });
+
+    test("with --yes it removes the organization, its rows and its files", async () => {
+      await cliJson(
+        dataDir,
+        "user",
+        "create",
+        "--email",
+        "ops@example.com",
+        "--password",
+        "long enough pw",
+        "--org",
+        shop.id,
+      );
+      const tenant = join(dataDir, "tenants", `${shop.id}.sqlite`);
+      // Leftover WAL and shared-memory files go too.
+      await Bun.write(`${tenant}-wal`, "");
+      await Bun.write(`${tenant}-shm`, "");
+
+      const deleted = await cliJson(dataDir, "org", "delete", "--id", shop.id, "--yes");
+      expect(deleted).toEqual({ id: shop.id, slug: shop.slug, name: "Ops Shop", deleted: true });
+      for (const suffix of ["", "-wal", "-shm"]) expect(existsSync(`${tenant}${suffix}`)).toBe(false);
+      const counts = withDb(platformDb(), (db) =>
+        [
+          "organizations WHERE id",
+          "members WHERE organization_id",
+          "domains WHERE organization_id",
+          "api_keys WHERE organization_id",
+        ].map((what) => (db.query(`SELECT count(*) AS n FROM ${what} = ?`).get(shop.id) as { n: number }).n),
+      );
+      expect(counts).toEqual([0, 0, 0, 0]);
+      // The user stays; the other organization is untouched.
+      const orgs = await cliJson<{ id: string }[]>(dataDir, "org", "list");
+      expect(orgs.map((o) => o.id)).toEqual([other.id]);
+      // Its host and slug are free again.
+      expect(await cliJson(dataDir, "domain", "add", "--org", other.id, "--host", "ops.example.com")).toEqual(
+        {
+          host: "ops.example.com",
+          orgId: other.id,
+        },
+      );
+
+      const again = await cli(dataDir, "org", "delete", "--id", shop.id, "--yes", "--json");
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stderr)).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    });
+  });
+
+  test("usage lists the new commands", async () => {
+    const run = await cli(dataDir, "--help");
+    for (const command of ["apikey list", "apikey revoke", "domain list", "domain remove", "org delete"]) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+});
+
+describe("start-up and packaging", () => {
+  test("a port in use is one line on stderr and exit 1", async () => {
+    const dataDir = tempDir("port");
+    const blocker = Bun.serve({ port: 0, fetch: () => new Response("busy") });
+    try {
+      const proc = Bun.spawn([process.execPath, "src/server.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: String(blocker.port), LOG_LEVEL: "silent" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(`error: port ${blocker.port} is in use (set PORT to another port)`);
+      // Nothing was created, so no demo admin key was printed and lost.
+      const platform = join(dataDir, "platform.sqlite");
+      const orgs = existsSync(platform)
+        ? withDb(
+            platform,
+            (db) => (db.query("SELECT count(*) AS n FROM organizations").get() as { n: number }).n,
+          )
+        : 0;
+      expect(orgs).toBe(0);
+    } finally {
+      blocker.stop(true);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("the entry point runs an unknown command as the CLI (usage, exit 2), not the server", async () => {
+    const dataDir = tempDir("main");
+    try {
+      const proc = Bun.spawn([process.execPath, "src/main.ts", "frobnicate"], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: "0" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const timer = setTimeout(() => proc.kill(), 10_000);
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      clearTimeout(timer);
+      expect(code).toBe(2);
+      expect(stderr).toContain('unknown command "frobnicate"');
+      expect(stderr).toContain("Usage:");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("the README installs the Bun version pinned by packageManager", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { packageManager: string };
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const pin = pkg.packageManager.replace(/^bun@/, "");
+    const installs = [...readme.matchAll(/npm install -g bun(@[^\s`]*)?/g)].map((m) => m[0]);
+    expect(installs.length).toBeGreaterThan(0);
+    for (const install of installs) expect(install).toBe(`npm install -g bun@${pin}`);
+  });
+});

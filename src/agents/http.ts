@@ -80,10 +80,18 @@ export async function readText(request: Request, limit: number): Promise<string>
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    // Malformed chunked encoding or a client gone mid-body: its fault, a 400 (never a 500).
+    throw invalidRequest(
+      "The body could not be read: malformed chunked encoding or the connection closed before the body was complete",
+    );
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }

@@ -38,7 +38,8 @@ type SessionRow = Pick<Row<typeof sessions>, "id" | "user_id" | "active_organiza
 /**
  * Resolves callers with prepared statements on the control plane (this runs on every request).
  * Order: agent bearer JWT, `x-api-key`, dashboard session cookie, Host. A credential that
- * is present but wrong is a 401 at once: it never falls through to a weaker method.
+ * is present but wrong is a 401 at once: it never falls through to a weaker method; so is an
+ * `Authorization` header that is not `Bearer <token>` (Basic, another scheme, a bare Bearer).
  */
 export class CallerResolver {
   private readonly apiKeyByHash: Statement;
@@ -76,10 +77,18 @@ export class CallerResolver {
   resolve(request: Request, surface: BearerSurface = "v1"): Caller | Promise<Caller> {
     const headers = request.headers;
     const authorization = headers.get("authorization");
-    if (authorization && /^bearer\s/i.test(authorization)) {
+    if (authorization !== null) {
+      // A present Authorization header is a credential: one this service cannot use (another
+      // scheme, an empty Bearer) is a wrong one, never a reason to fall through to the Host.
+      const token = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)?.[1];
+      if (!token) {
+        throw unauthorized(
+          "Unsupported Authorization header: send Authorization: Bearer <agent token>, or an x-api-key header",
+        );
+      }
       // Without a module that verifies bearer tokens, none is valid.
       if (!this.bearer) throw unauthorized("Invalid agent token");
-      return this.bearer(authorization.replace(/^bearer\s+/i, ""), surface);
+      return this.bearer(token, surface);
     }
 
     const apiKey = headers.get("x-api-key");

@@ -26,12 +26,21 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Host header → host name: lower-case, port stripped. */
+/** Host header → host name: lower-case, port and a trailing dot (`shop.example.com.`) stripped. */
 export function normalizeHost(host: string): string {
   const lower = host.trim().toLowerCase();
   if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
   const colon = lower.indexOf(":");
-  return colon === -1 ? lower : lower.slice(0, colon);
+  return stripTrailingDot(colon === -1 ? lower : lower.slice(0, colon));
+}
+
+/** A host as stored in `domains`: trimmed, lower-case, without the trailing dot of a fully qualified name. */
+export function normalizeDomainHost(host: string): string {
+  return stripTrailingDot(host.trim().toLowerCase());
+}
+
+function stripTrailingDot(host: string): string {
+  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 // ---------------------------------------------------------------- organizations
@@ -48,19 +57,30 @@ export interface Organization {
  * control-plane rows cannot be written), its row, an optional owner membership and host.
  */
 export function createOrganization(
-  app: Pick<AppContext, "platform" | "tenants" | "tenantSetup">,
+  app: Pick<AppContext, "platform" | "tenants" | "tenantSetup" | "config">,
   input: { name: string; slug?: string; host?: string; ownerUserId?: string },
 ): Organization {
   const { platform } = app;
-  const slug =
-    input.slug ??
-    freeSlug(slugify(input.name, 40, "store"), (candidate) =>
-      Boolean(platform.db.select().from(organizations).where(eq(organizations.slug, candidate)).get()),
+  const platformDomain = app.config.platformDomain;
+  // A slug whose `{slug}.{PLATFORM_DOMAIN}` is already another organization's domain is taken too.
+  const slugTaken = (candidate: string) =>
+    Boolean(platform.db.select().from(organizations).where(eq(organizations.slug, candidate)).get()) ||
+    Boolean(
+      platform.db
+        .select()
+        .from(domains)
+        .where(eq(domains.host, `${candidate}.${platformDomain}`))
+        .get(),
     );
-  if (platform.db.select().from(organizations).where(eq(organizations.slug, slug)).get()) {
-    throw new ApiError("CONFLICT", `The slug "${slug}" is taken`);
+  const slug = input.slug ?? freeSlug(slugify(input.name, 40, "store"), slugTaken);
+  if (slugTaken(slug)) throw new ApiError("CONFLICT", `The slug "${slug}" is taken`);
+  const host = input.host === undefined ? undefined : normalizeDomainHost(input.host);
+  if (host) {
+    assertHostFree(platform, platformDomain, host);
+    if (host === `${slug}.${platformDomain}`) {
+      throw new ApiError("CONFLICT", `The host ${host} is already the organization's platform host`);
+    }
   }
-  if (input.host) assertHostFree(platform, input.host);
   const now = Date.now();
   const org: Organization = { id: newId("org"), slug, name: input.name, createdAt: now };
   app.tenants.create(org.id, (tenant) => {
@@ -84,10 +104,10 @@ export function createOrganization(
           })
           .run();
       }
-      if (input.host) {
+      if (host) {
         platform.db
           .insert(domains)
-          .values({ host: input.host, organizationId: org.id, verified: true, createdAt: now })
+          .values({ host, organizationId: org.id, verified: true, createdAt: now })
           .run();
       }
     })();
@@ -118,19 +138,87 @@ export function listOrganizations(platform: PlatformDb): Organization[] {
     .all();
 }
 
-function assertHostFree(platform: PlatformDb, host: string) {
+/**
+ * Refuses a host that is already a domain, or that is `{slug}.{PLATFORM_DOMAIN}` of an organization
+ * (it would shadow, or be shadowed by, the resolution of storefront hosts by slug).
+ */
+function assertHostFree(platform: PlatformDb, platformDomain: string, host: string) {
   if (platform.db.select().from(domains).where(eq(domains.host, host)).get()) {
     throw new ApiError("CONFLICT", `The host ${host} already belongs to an organization`);
   }
+  const suffix = `.${platformDomain}`;
+  if (host.endsWith(suffix)) {
+    const slug = host.slice(0, -suffix.length);
+    if (platform.db.select().from(organizations).where(eq(organizations.slug, slug)).get()) {
+      throw new ApiError("CONFLICT", `The host ${host} is the platform host of the organization "${slug}"`);
+    }
+  }
 }
 
-export function addDomain(platform: PlatformDb, organizationId: string, host: string) {
+/** Adds a verified host to an organization; the host is normalised (lower-case, no trailing dot). */
+export function addDomain(
+  app: Pick<AppContext, "platform" | "config">,
+  organizationId: string,
+  rawHost: string,
+) {
+  const { platform } = app;
+  const host = normalizeDomainHost(rawHost);
   if (!findOrganization(platform, organizationId)) throw notFound("Organization");
-  assertHostFree(platform, host);
+  assertHostFree(platform, app.config.platformDomain, host);
   const row = { host, organizationId, verified: true, createdAt: Date.now() };
-  platform.db.insert(domains).values(row).run();
+  try {
+    platform.db.insert(domains).values(row).run();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new ApiError("CONFLICT", `The host ${host} already belongs to an organization`);
+    throw error;
+  }
   platform.cache.hosts.clear();
   return row;
+}
+
+export function listDomains(platform: PlatformDb, organizationId: string) {
+  return platform.db
+    .select({ host: domains.host, organizationId: domains.organizationId, createdAt: domains.createdAt })
+    .from(domains)
+    .where(eq(domains.organizationId, organizationId))
+    .orderBy(asc(domains.createdAt), asc(domains.host))
+    .all();
+}
+
+/** Removes a host; returns the organization it answered for. */
+export function removeDomain(platform: PlatformDb, rawHost: string) {
+  const host = normalizeDomainHost(rawHost);
+  const row = platform.db.select().from(domains).where(eq(domains.host, host)).get();
+  if (!row) throw notFound("Domain");
+  platform.db.delete(domains).where(eq(domains.host, host)).run();
+  platform.cache.hosts.clear();
+  return { host, organizationId: row.organizationId };
+}
+
+/**
+ * Deletes an organization from the control plane (memberships, domains, API keys; sessions that had
+ * it active get none) and then its tenant file, after closing any open handle on it.
+ */
+export function deleteOrganization(app: Pick<AppContext, "platform" | "tenants">, organizationId: string) {
+  const { platform } = app;
+  const org = findOrganization(platform, organizationId);
+  if (!org) throw notFound("Organization");
+  platform.sqlite.transaction(() => {
+    platform.db
+      .update(sessions)
+      .set({ activeOrganizationId: null, updatedAt: Date.now() })
+      .where(eq(sessions.activeOrganizationId, organizationId))
+      .run();
+    platform.db.delete(members).where(eq(members.organizationId, organizationId)).run();
+    platform.db.delete(domains).where(eq(domains.organizationId, organizationId)).run();
+    platform.db.delete(apiKeys).where(eq(apiKeys.organizationId, organizationId)).run();
+    platform.db.delete(organizations).where(eq(organizations.id, organizationId)).run();
+  })();
+  platform.cache.hosts.clear();
+  platform.cache.apiKeys.clear();
+  app.tenants.remove(organizationId);
+  return org;
 }
 
 // ---------------------------------------------------------------- users and memberships
@@ -375,6 +463,17 @@ export function createApiKey(
     .values({ ...row, keyHash: sha256Hex(key), createdBy: input.createdBy ?? null })
     .run();
   return { ...toApiKeyView(row), key };
+}
+
+/** Every key of an organization (never the key itself), oldest first. */
+export function listAllApiKeys(platform: PlatformDb, organizationId: string): ApiKeyView[] {
+  return platform.db
+    .select(apiKeyColumns)
+    .from(apiKeys)
+    .where(eq(apiKeys.organizationId, organizationId))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+    .all()
+    .map(toApiKeyView);
 }
 
 export function listApiKeys(platform: PlatformDb, organizationId: string, page: PageParams) {

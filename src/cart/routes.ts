@@ -74,7 +74,7 @@ const createCartOp = defineOperation({
   description: "Optionally with an email and items. A signed-in customer (customer session) owns the cart.",
   autoGrant: true,
   status: 201,
-  errors: ["INSUFFICIENT_STOCK"],
+  errors: ["INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   idempotencyScope: undefined, // a new cart has nothing to scope by: the client's own key
   body: CreateCartBody,
   handler: ({ tenant, body, customer }) => createCart(tenant, body, customer),
@@ -99,8 +99,9 @@ const addCartItemOp = defineOperation({
   summary: "Add an item (the same variant merges)",
   description:
     "`variantId`, or `productId` of a single-variant product; quantity 1–999. More than the stock " +
-    "available is a 409 INSUFFICIENT_STOCK, unless the variant is untracked or allows backorder.",
-  errors: ["CONFLICT", "INSUFFICIENT_STOCK"],
+    "available is a 409 INSUFFICIENT_STOCK, unless the variant is untracked or allows backorder. " +
+    "A new line beyond 100 lines, or a cart subtotal or total above 10^13 minor units, is a 422 UNPROCESSABLE.",
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   params: CartParams,
   body: AddItemBody,
   handler: ({ tenant, params, body }) => addItem(tenant, params.id, body),
@@ -112,7 +113,8 @@ const updateCartItemOp = defineOperation({
   path: "/v1/carts/{id}/items/{itemId}",
   operationId: "updateCartItem",
   summary: "Change an item's quantity (0 removes it)",
-  errors: ["CONFLICT", "INSUFFICIENT_STOCK"],
+  description: "A cart subtotal or total above 10^13 minor units is a 422 UNPROCESSABLE; nothing changes.",
+  errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   params: CartItemParams,
   body: UpdateItemBody,
   handler: ({ tenant, params, body }) => updateItem(tenant, params.id, params.itemId, body.quantity),

@@ -23,6 +23,14 @@ import type { Address, cartItems, carts } from "./tables.ts";
 // shipping method, and says what changed in `messages`.
 
 export const MAX_QUANTITY = 999;
+/** Distinct lines (variants) one cart may hold (docs/orders.md, "Carts"). */
+export const MAX_CART_LINES = 100;
+/**
+ * Largest subtotal or total a cart may reach, in minor units (10^13: 100 000 000 000.00 in a
+ * two-decimal currency). With at most 100 lines of 999 units at the largest variant price
+ * (10^10), no amount the pricing computes can leave the safe integer range either.
+ */
+export const MAX_CART_AMOUNT = 10_000_000_000_000;
 
 /** `SELECT *` of carts. */
 type CartRow = Row<typeof carts>;
@@ -349,6 +357,33 @@ function checkStock(variant: VariantForSale, quantity: number) {
   );
 }
 
+/**
+ * The cart after a write, refused when it would price above {@link MAX_CART_AMOUNT}. Runs after
+ * the write, inside the operation's transaction, so the refusal rolls the write back. Prices
+ * the cart once, so the write's answer still carries the cart's `messages`.
+ */
+function checkedCart(tenant: TenantDb, cartId: string, path: string) {
+  // The subtotal first, in BigInt: it bounds every amount priceCart computes from it.
+  const rows = tenant.sqlite
+    .query(
+      "SELECT v.price, i.quantity FROM cart_items i JOIN variants v ON v.id = i.variant_id WHERE i.cart_id = ?",
+    )
+    .all(cartId) as { price: number; quantity: number }[];
+  const max = BigInt(MAX_CART_AMOUNT);
+  const subtotal = rows.reduce((sum, r) => sum + BigInt(r.price) * BigInt(r.quantity), 0n);
+  const state = subtotal > max ? null : loadPricedCart(tenant, cartId);
+  const total = state ? BigInt(state.priced.totals.total) : subtotal;
+  if (state === null || total > max) {
+    const which = state === null ? "subtotal" : "total";
+    throw new ApiError(
+      "UNPROCESSABLE",
+      `The cart ${which} would exceed the largest amount a cart may hold (${MAX_CART_AMOUNT} minor units)`,
+      [{ path, message: `the cart ${which} would be ${total}` }],
+    );
+  }
+  return cartView(state);
+}
+
 function addLine(
   tenant: TenantDb,
   cartId: string,
@@ -366,6 +401,20 @@ function addLine(
     ]);
   }
   checkStock(variant, quantity);
+  if (!existing) {
+    const { n } = tenant.sqlite
+      .query("SELECT count(*) AS n FROM cart_items WHERE cart_id = ?")
+      .get(cartId) as {
+      n: number;
+    };
+    if (n >= MAX_CART_LINES) {
+      throw new ApiError(
+        "UNPROCESSABLE",
+        `A cart holds at most ${MAX_CART_LINES} different items; remove one before adding another`,
+        [{ path, message: `the cart already has ${n} lines (at most ${MAX_CART_LINES})` }],
+      );
+    }
+  }
   if (existing) {
     tenant.sqlite
       .query("UPDATE cart_items SET quantity = ?, unit_price = ? WHERE id = ?")
@@ -402,7 +451,7 @@ export function createCart(
   (input.items ?? []).forEach((item, i) => {
     addLine(tenant, id, item, `/body/items/${i}`);
   });
-  return getCart(tenant, id);
+  return input.items?.length ? checkedCart(tenant, id, "/body/items") : getCart(tenant, id);
 }
 
 export function addItem(
@@ -413,13 +462,13 @@ export function addItem(
   activeCart(tenant, cartId);
   addLine(tenant, cartId, input, "/body");
   touch(tenant, cartId);
-  return getCart(tenant, cartId);
+  return checkedCart(tenant, cartId, "/body/quantity");
 }
 
 function cartItem(tenant: TenantDb, cartId: string, itemId: string) {
   const item = tenant.sqlite
-    .query("SELECT id, variant_id FROM cart_items WHERE id = ? AND cart_id = ?")
-    .get(itemId, cartId) as Pick<Row<typeof cartItems>, "id" | "variant_id"> | null;
+    .query("SELECT id, variant_id, quantity FROM cart_items WHERE id = ? AND cart_id = ?")
+    .get(itemId, cartId) as Pick<Row<typeof cartItems>, "id" | "variant_id" | "quantity"> | null;
   if (!item) throw notFound("Cart item");
   return item;
 }
@@ -439,7 +488,8 @@ export function updateItem(tenant: TenantDb, cartId: string, itemId: string, qua
     tenant.sqlite.query("UPDATE cart_items SET quantity = ? WHERE id = ?").run(quantity, itemId);
   }
   touch(tenant, cartId);
-  return getCart(tenant, cartId);
+  // Fewer units never pass the limit (a cart above it after a price rise can always shrink).
+  return quantity > item.quantity ? checkedCart(tenant, cartId, "/body/quantity") : getCart(tenant, cartId);
 }
 
 export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
@@ -510,7 +560,7 @@ export function setShippingMethod(tenant: TenantDb, cartId: string, shippingMeth
   tenant.sqlite
     .query("UPDATE carts SET shipping_method_id = ?, updated_at = ? WHERE id = ?")
     .run(method.id, Date.now(), cartId);
-  return getCart(tenant, cartId);
+  return checkedCart(tenant, cartId, "/body/shippingMethodId");
 }
 
 /** Checks an address: a known country, a postal code in that country's format, and (shipping) a country the store ships to. */
@@ -545,7 +595,8 @@ export function setAddress(tenant: TenantDb, cartId: string, kind: "shipping" | 
   tenant.sqlite
     .query(`UPDATE carts SET ${column} = ?, updated_at = ? WHERE id = ?`)
     .run(JSON.stringify(checked), Date.now(), cartId);
-  return getCart(tenant, cartId);
+  // The shipping country picks the tax rate, which moves the total when prices exclude tax.
+  return kind === "shipping" ? checkedCart(tenant, cartId, "/body/country") : getCart(tenant, cartId);
 }
 
 // ---------------------------------------------------------------- payment methods

@@ -348,7 +348,9 @@ function save(
   if (input.slug !== undefined && slugTaken(tenant, input.slug, id)) {
     throw new ApiError("CONFLICT", `The product slug "${input.slug}" is taken`);
   }
-  slug ??= freeSlug(slugify(name[store.defaultLocale]!, 100, "product"), (s) => slugTaken(tenant, s, id));
+  slug ??= freeSlug(slugify(name[store.defaultLocale] ?? Object.values(name)[0] ?? "", 100, "product"), (s) =>
+    slugTaken(tenant, s, id),
+  );
 
   const prices = variants.map((v) => v.price);
   const now = Date.now();
@@ -371,7 +373,14 @@ function save(
     tax_rate: input.taxRate === undefined ? pick("tax_rate", null) : input.taxRate,
     requires_shipping:
       input.requiresShipping === undefined ? pick("requires_shipping", 1) : Number(input.requiresShipping),
-    sort_name: name[store.defaultLocale]!.toLowerCase(),
+    // A product named before the default locale changed may lack it: keep its sort key, as
+    // updateStore does, else the first name it has.
+    sort_name: (
+      name[store.defaultLocale] ??
+      existingRow?.sort_name ??
+      Object.values(name)[0] ??
+      ""
+    ).toLowerCase(),
     min_price: Math.min(...prices),
     max_price: Math.max(...prices),
     created_at: pick("created_at", now),

@@ -261,7 +261,8 @@ const adminUpdateStoreOp = defineOperation({
   path: "/v1/admin/store",
   operationId: "adminUpdateStore",
   summary: "Update the store settings",
-  description: "Tax rates are basis points (2300 = 23 %). `locales` always includes `defaultLocale`.",
+  description:
+    "Tax rates are basis points (2300 = 23 %). `locales` always includes `defaultLocale`. `currency` is fixed once an order exists (409 `CONFLICT`).",
   tag: "Admin: store",
   access: "admin",
   errors: ["CONFLICT"],

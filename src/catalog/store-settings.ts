@@ -103,6 +103,15 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
   }
   const { updatedAt, ...values } = next;
   tenant.sqlite.transaction(() => {
+    // Orders, payments and refunds are recorded in the store currency: once one order exists,
+    // changing it would make their amounts mean something else (docs/catalog.md, "Store").
+    if (next.currency !== current.currency && tenant.sqlite.query("SELECT 1 FROM orders LIMIT 1").get()) {
+      throw new ApiError(
+        "CONFLICT",
+        `The store currency cannot change from ${current.currency} to ${next.currency}: orders already exist in ${current.currency}`,
+        [{ path: "/body/currency", message: `fixed at ${current.currency} once an order exists` }],
+      );
+    }
     tenant.db
       .update(storeSettings)
       .set({ ...values, updatedAt })

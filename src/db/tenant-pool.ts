@@ -72,6 +72,24 @@ export class TenantPool {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
   }
 
+  /**
+   * Closes the open handle of a tenant (one still in use is closed at its last release) and removes
+   * its file with any -wal and -shm; for a deleted organization.
+   */
+  remove(orgId: string): void {
+    const path = this.path(orgId);
+    const entry = this.open.get(orgId);
+    if (entry) {
+      this.open.delete(orgId);
+      if (entry.users === 0) entry.tenant.sqlite.close();
+      else {
+        entry.evicted = true;
+        this.retired.set(entry.tenant, entry);
+      }
+    }
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  }
+
   /** Takes the handle of an existing tenant; every acquire must be matched by one `release`. */
   acquire(orgId: string): TenantDb {
     let entry = this.open.get(orgId);

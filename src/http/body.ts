@@ -1,7 +1,36 @@
 import { ApiError } from "../core/errors.ts";
 
+/**
+ * A 413 closes the connection: the rest of a body we refuse is never read, and a client still
+ * sending it must not be able to keep the connection (and the next request on it) waiting.
+ */
 const tooLarge = (limit: number) =>
-  new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${limit} bytes`);
+  new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${limit} bytes`, undefined, {
+    connection: "close",
+  });
+
+/**
+ * The body could not be read to its end: malformed chunked encoding, or the client closed the
+ * connection mid-body (Bun rejects the read). The client's fault, so a 400, never a 500; the
+ * response rarely reaches anyone, but the request log line says what happened.
+ */
+const unreadableBody = () =>
+  new ApiError(
+    "VALIDATION_ERROR",
+    "Request body could not be read: malformed chunked encoding or the connection closed before the body was complete",
+    [{ path: "/body", message: "Incomplete body" }],
+    { connection: "close" },
+  );
+
+/** Runs a body read, turning a failed read (not one of our own refusals) into `unreadableBody`. */
+async function reading<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw unreadableBody();
+  }
+}
 
 /** Rejects a declared body above the limit before anything reads it. */
 export function checkDeclaredLength(request: Request, limit: number): void {
@@ -12,6 +41,10 @@ export function checkDeclaredLength(request: Request, limit: number): void {
 /** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
 export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
+  return reading(() => readRawUnchecked(request, limit));
+}
+
+async function readRawUnchecked(request: Request, limit: number): Promise<Uint8Array> {
   // A declared length was checked above and Bun reads no more than it: the fast path, asked before
   // `request.body`, whose first read turns the body into a stream (about 1.5 µs more per request).
   if (request.headers.has("content-length")) return new Uint8Array(await request.arrayBuffer());
@@ -36,7 +69,7 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   // The common case (a declared length) reads text directly, without a copy (or a stream).
   if (request.headers.has("content-length")) {
     checkDeclaredLength(request, limit);
-    return request.text();
+    return reading(() => request.text());
   }
   return Buffer.from(await readRawBody(request, limit)).toString("utf8");
 }

@@ -55,7 +55,7 @@ function refusal(error: ApiError, baseUrl: string): Response {
   return errorResponse(error.toBody(), headers);
 }
 
-/** `POST /mcp` (and the 405 for `GET`/`DELETE`): Streamable HTTP, stateless, JSON responses. */
+/** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
   private readonly tools: Map<string, Tool>;
   private readonly baseUrl: string;
@@ -71,17 +71,6 @@ export class McpEndpoint {
   /** Every tool, for any caller allowed everything (tests, documentation). */
   allTools(): ToolDefinition[] {
     return [...this.tools.values()].map((tool) => tool.definition);
-  }
-
-  methodNotAllowed(): Response {
-    return errorResponse(
-      {
-        error: "Use POST: /mcp is a stateless Streamable HTTP endpoint",
-        code: "METHOD_NOT_ALLOWED",
-        status: 405,
-      },
-      { allow: "POST" },
-    );
   }
 
   /** `client`: the address and user agent the service worked out for this request (rate limits). */

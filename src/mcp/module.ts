@@ -21,8 +21,6 @@ export function createMcpModule(options: McpOptions = {}): Module {
           handle: (request, _params, requestId, client?: ClientInfo) =>
             endpoint.handle(request, requestId, client),
         },
-        { method: "GET", path: "/mcp", handle: () => endpoint.methodNotAllowed() },
-        { method: "DELETE", path: "/mcp", handle: () => endpoint.methodNotAllowed() },
       ];
     },
   };

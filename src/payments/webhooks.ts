@@ -91,7 +91,15 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // Malformed chunked encoding or a client gone mid-body: its fault, a 400 (never a 500).
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        "Request body could not be read: malformed chunked encoding or the connection closed before the body was complete",
+        [{ path: "/body", message: "Incomplete body" }],
+        { connection: "close" },
+      );
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -107,6 +107,43 @@ describe("a wrong credential is a 401 and never falls through", () => {
     expect(body.code).toBe("UNAUTHORIZED");
   });
 
+  test("an Authorization header that is not `Bearer <token>` → 401, never the Host caller", async () => {
+    const unusable = ["Basic dXNlcjpwYXNz", "Token x", "Bearer", "Bearer ", "bearer\t", "Digest a=1", ""];
+    for (const authorization of unusable) {
+      const attempts: Record<string, string>[] = [
+        { authorization, host: "www.shop-a.example" },
+        { authorization, host: "www.shop-a.example", cookie: sessionCookie },
+      ];
+      for (const headers of attempts) {
+        const { status, body, response } = await me(headers);
+        expect(status).toBe(401);
+        expect(body).toEqual({ error: expect.any(String), code: "UNAUTHORIZED", status: 401 });
+        expect(response.headers.get("x-request-id")).toBeTruthy();
+      }
+    }
+    // The same Host alone is a storefront caller: the header, not the Host, made the 401.
+    expect((await me({ host: "www.shop-a.example" })).status).toBe(200);
+  });
+
+  test("/mcp resolves callers the same way: an unusable Authorization is a 401, not the Host", async () => {
+    const rpc = (headers: Record<string, string>) =>
+      t.json("/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+    expect((await rpc({ host: "www.shop-a.example" })).status).toBe(200);
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Token x", "Bearer"]) {
+      const { status, body } = await rpc({ authorization, host: "www.shop-a.example" });
+      expect(status).toBe(401);
+      expect(body).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+    }
+  });
+
   test("an unknown session cookie with a valid Host → 401", async () => {
     const { status } = await me({ cookie: "session_token=forged", host: "www.shop-a.example" });
     expect(status).toBe(401);

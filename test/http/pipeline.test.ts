@@ -176,6 +176,47 @@ describe("request ids, unknown routes, health", () => {
     expectErrorBody(body, 404, "NOT_FOUND");
   });
 
+  test("a known path with a method it does not answer → 405 with Allow, the envelope and a request id", async () => {
+    const cases: [string, string, string][] = [
+      ["DELETE", "/v1/things", "GET, HEAD"],
+      ["PUT", "/v1/admin/echo/thing_1", "POST"],
+      ["GET", "/v1/admin/echo/thing_1", "POST"],
+      ["POST", "/v1/health", "GET, HEAD"],
+      ["PATCH", "/v1/openapi.json", "GET, HEAD"],
+      ["GET", "/mcp", "POST"],
+      ["DELETE", "/mcp", "POST"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const { status, body, response } = await t.json(path, { method, headers: { "x-api-key": key } });
+      expect(status).toBe(405);
+      expectErrorBody(body, 405, "METHOD_NOT_ALLOWED");
+      expect(response.headers.get("allow")).toBe(allow);
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+    }
+  });
+
+  test("a 405 is written to the request log with its status", async () => {
+    const own = makeTestApp();
+    const lines: Record<string, unknown>[] = [];
+    own.app.ctx.log.info = (msg, fields) => lines.push({ msg, ...fields });
+    const res = await own.request("/v1/health", { method: "DELETE", headers: { "x-request-id": "m-405" } });
+    expect(res.status).toBe(405);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: "request", status: 405, requestId: "m-405" }),
+    );
+    own.cleanup();
+  });
+
+  test("an unknown path stays 404 whatever the method; HEAD of a GET path is answered", async () => {
+    for (const method of ["GET", "POST", "DELETE"]) {
+      const { status, body, response } = await t.json("/v1/things/extra/segments", { method });
+      expect(status).toBe(404);
+      expectErrorBody(body, 404, "NOT_FOUND");
+      expect(response.headers.get("allow")).toBeNull();
+    }
+    expect((await t.request("/v1/health", { method: "HEAD" })).status).toBe(200);
+  });
+
   test("health answers 200 {data:{status:ok}} and 503 once the control plane cannot answer", async () => {
     const own = makeTestApp();
     expect(await (await own.request("/v1/health")).json()).toEqual({ data: { status: "ok" } });
