@@ -47,13 +47,8 @@ function errorResponse(body: ErrorBody, headers: Record<string, string> = {}): R
   });
 }
 
-/** The error body and the HTTP headers of an error answered before the MCP layer. */
-function refusal(error: ApiError, baseUrl: string): Response {
-  const headers: Record<string, string> = { ...error.headers };
-  if (error.status === 401)
-    headers["www-authenticate"] = `AgentAuth discovery="${baseUrl}/.well-known/agent-configuration"`;
-  return errorResponse(error.toBody(), headers);
-}
+/** An error answered before the MCP layer (the service adds `WWW-Authenticate` to every 401). */
+const refusal = (error: ApiError): Response => errorResponse(error.toBody(), error.headers);
 
 /** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
@@ -85,7 +80,7 @@ export class McpEndpoint {
     try {
       caller = await this.service.resolveCaller(request, "mcp");
     } catch (error) {
-      if (error instanceof ApiError) return refusal(error, this.baseUrl);
+      if (error instanceof ApiError) return refusal(error);
       throw error;
     }
 
