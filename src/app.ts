@@ -11,7 +11,8 @@ import { assertRegistry } from "./core/registry.ts";
 import { signedInCustomer } from "./customers/customer-session.ts";
 import { HttpAdapter, type RequestState } from "./http/adapter.ts";
 import { checkDeclaredLength } from "./http/body.ts";
-import { buildOpenApiDocument, docsPage } from "./http/openapi.ts";
+import { docsAssets } from "./http/docs.ts";
+import { buildOpenApiDocument } from "./http/openapi.ts";
 import { errorResponse, jsonResponse } from "./http/respond.ts";
 import { modules } from "./modules.ts";
 
@@ -116,19 +117,13 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
 
   const states = new WeakMap<Request, RequestState>();
   const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
-  const docsHtml = docsPage("/v1/openapi.json");
 
   const allowed = new AllowedMethods();
   allowed.add("GET", "/v1/openapi.json");
-  allowed.add("GET", "/v1/docs");
   const elysia = new Elysia({ normalize: false })
     .get(
       "/v1/openapi.json",
       () => new Response(openApiJson, { headers: { "content-type": "application/json; charset=utf-8" } }),
-    )
-    .get(
-      "/v1/docs",
-      () => new Response(docsHtml, { headers: { "content-type": "text/html; charset=utf-8" } }),
     )
     .onError(({ code, request }) => {
       const id = states.get(request)?.id ?? "";
@@ -156,6 +151,11 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       return errorResponse(new Error(`router error ${String(code)}`), log, id);
     });
 
+  for (const asset of docsAssets("/v1/openapi.json")) {
+    allowed.add("GET", asset.path);
+    const headers = { ...asset.headers, "content-type": asset.contentType };
+    elysia.get(asset.path, () => new Response(asset.body, { headers }));
+  }
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     allowed.add(op.method, path);

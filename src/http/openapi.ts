@@ -172,20 +172,3 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
     },
   };
 }
-
-/** The interactive reference page; the browser loads the Scalar viewer, the server serves only this page. */
-export function docsPage(specUrl: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Commerce API reference</title>
-</head>
-<body>
-<script id="api-reference" data-url="${specUrl}"></script>
-<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference"></script>
-</body>
-</html>
-`;
-}
