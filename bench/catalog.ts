@@ -23,7 +23,7 @@ import {
 const TARGET_RATIO = 0.6;
 const TARGET_LIST_P99_MS = 15;
 /** The storefront Host of the benchmark organization: the service resolves the caller from it. */
-const HOST = "bench.localhost";
+const HOST = "shop.bench.example";
 /** Search word: a prefix of "cotton" (about 15 % of the seeded products, in names, descriptions and tags). */
 const SEARCH = process.env.BENCH_SEARCH?.trim() || "cott";
 const SEED_TIMEOUT_MS = 15 * 60_000;

@@ -29,7 +29,7 @@ const TARGET_ADD_RATIO = 0.5;
 const TARGET_CREATE_RATIO = 0.6;
 const TARGET_PURCHASES = 300;
 
-const HOST = "bench.localhost";
+const HOST = "shop.bench.example";
 const ON_HAND = 1_000_000_000;
 const MAX_QUANTITY = 999; // per cart line (src/cart/service.ts)
 const ADDRESS = {

@@ -2,7 +2,10 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
+import { configurePasswordHashing } from "./auth/crypto.ts";
+import { getStore } from "./catalog/store-settings.ts";
 import type { Config } from "./config.ts";
+import { checkDeclaredLength } from "./core/body.ts";
 import { Executor } from "./core/executor.ts";
 import type { Module, Service } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
@@ -10,10 +13,12 @@ import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
 import { signedInCustomer } from "./customers/customer-session.ts";
 import { HttpAdapter, type RequestState } from "./http/adapter.ts";
-import { checkDeclaredLength } from "./http/body.ts";
-import { docsAssets } from "./http/docs.ts";
+import { NO_STORE, REVALIDATE, Representation } from "./http/caching.ts";
+import { Cors, corsPolicyOf } from "./http/cors.ts";
+import { docsAssets, type StaticAsset } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { errorResponse, jsonResponse } from "./http/respond.ts";
+import { errorResponse, JSON_TYPE, jsonResponse } from "./http/respond.ts";
+import { RouteTable } from "./http/route-table.ts";
 import { modules } from "./modules.ts";
 
 export interface App {
@@ -30,38 +35,6 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** A route's path as a pattern: `{name}` and `:name` match one segment, `*` the rest. */
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split(/(\{\w+\}|:\w+|\*)/)
-    .map((part) =>
-      part === "*"
-        ? ".*"
-        : /^(\{\w+\}|:\w+)$/.test(part)
-          ? "[^/]+"
-          : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-    )
-    .join("");
-  return new RegExp(`^${source}$`);
-}
-
-/** Which methods each known path answers, for the `Allow` header of a 405. */
-class AllowedMethods {
-  private readonly routes: { pattern: RegExp; method: string }[] = [];
-
-  add(method: string, path: string): void {
-    this.routes.push({ pattern: pathPattern(path), method: method.toUpperCase() });
-  }
-
-  /** The methods of the paths matching `pathname`, sorted; empty for an unknown path. */
-  of(pathname: string): string[] {
-    const methods = new Set<string>();
-    for (const route of this.routes) if (route.pattern.test(pathname)) methods.add(route.method);
-    if (methods.has("GET")) methods.add("HEAD");
-    return [...methods].sort();
-  }
-}
-
 function clientIp(request: Request, server: Server<unknown> | undefined, trustProxy: boolean): string | null {
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for");
@@ -75,6 +48,7 @@ function clientIp(request: Request, server: Server<unknown> | undefined, trustPr
 export function createApp(config: Config, extraModules: Module[] = []): App {
   const all = [...modules, ...extraModules];
   const ctx = createContext(config, all);
+  configurePasswordHashing(config.authLimits); // one cap per process: the CPU is shared
   const { log } = ctx;
   const declared = all.flatMap((module) => module.operations);
   assertRegistry(declared);
@@ -116,49 +90,71 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
   };
 
   const states = new WeakMap<Request, RequestState>();
-  const openApiJson = JSON.stringify(buildOpenApiDocument(declared, config));
-
-  const allowed = new AllowedMethods();
-  allowed.add("GET", "/v1/openapi.json");
-  const elysia = new Elysia({ normalize: false })
-    .get(
-      "/v1/openapi.json",
-      () => new Response(openApiJson, { headers: { "content-type": "application/json; charset=utf-8" } }),
-    )
-    .onError(({ code, request }) => {
-      const id = states.get(request)?.id ?? "";
-      if (code === "NOT_FOUND") {
-        const { pathname } = new URL(request.url);
-        const methods = allowed.of(pathname);
-        // A known path asked with a method it does not answer is a 405 naming the ones it does.
-        if (methods.length > 0 && !methods.includes(request.method)) {
-          return jsonResponse(
-            405,
-            {
-              error: `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}`,
-              code: "METHOD_NOT_ALLOWED",
-              status: 405,
-            },
-            { allow: methods.join(", ") },
-          );
-        }
-        return jsonResponse(404, {
-          error: `No route ${request.method} ${pathname}`,
-          code: "NOT_FOUND",
-          status: 404,
-        });
+  const routes = new RouteTable();
+  const cors = new Cors(
+    routes,
+    (request) => resolver.tenantOfHost(request),
+    (orgId) => {
+      const tenant = ctx.tenants.acquire(orgId);
+      try {
+        return getStore(tenant).allowedOrigins;
+      } finally {
+        ctx.tenants.release(tenant);
       }
-      return errorResponse(new Error(`router error ${String(code)}`), log, id);
-    });
+    },
+  );
 
-  for (const asset of docsAssets("/v1/openapi.json")) {
-    allowed.add("GET", asset.path);
-    const headers = { ...asset.headers, "content-type": asset.contentType };
-    elysia.get(asset.path, () => new Response(asset.body, { headers }));
+  const elysia = new Elysia({ normalize: false }).onError(({ code, request }) => {
+    const id = states.get(request)?.id ?? "";
+    if (code === "NOT_FOUND") {
+      const { pathname } = new URL(request.url);
+      const methods = routes.methodsOf(pathname);
+      // A known path asked with a method it does not answer is a 405 naming the ones it does.
+      if (methods.length > 0 && !methods.includes(request.method)) {
+        return jsonResponse(
+          405,
+          {
+            error: `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}`,
+            code: "METHOD_NOT_ALLOWED",
+            status: 405,
+          },
+          { allow: methods.join(", ") },
+        );
+      }
+      return jsonResponse(404, {
+        error: `No route ${request.method} ${pathname}`,
+        code: "NOT_FOUND",
+        status: 404,
+      });
+    }
+    return errorResponse(new Error(`router error ${String(code)}`), log, id);
+  });
+
+  // Public documents, readable from any origin; each sent with its ETag and compressed forms,
+  // worked out once (src/http/caching.ts).
+  const openApi: StaticAsset = {
+    path: "/v1/openapi.json",
+    contentType: JSON_TYPE,
+    body: JSON.stringify(buildOpenApiDocument(declared, config)),
+  };
+  for (const asset of [openApi, ...docsAssets(openApi.path)]) {
+    routes.add("GET", asset.path, "any");
+    const representation = new Representation(asset.body, {
+      "cache-control": REVALIDATE,
+      vary: "Accept-Encoding",
+      ...asset.headers,
+      "content-type": asset.contentType,
+    });
+    elysia.get(asset.path, ({ request }) => {
+      const state = states.get(request)!;
+      state.route = asset.path;
+      state.cors = "any";
+      return representation.respond(request);
+    });
   }
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    allowed.add(op.method, path);
+    routes.add(op.method, path, corsPolicyOf(op));
     elysia.route(
       op.method,
       path,
@@ -169,7 +165,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
   }
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
-      allowed.add(route.method, route.path);
+      routes.add(route.method, route.path);
       elysia.route(
         route.method,
         route.path,
@@ -201,14 +197,20 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
         ip: () => clientIp(request, server, config.trustProxy),
       };
       states.set(request, state);
+      const origin = request.headers.get("origin");
       let response: Response;
       try {
         checkDeclaredLength(request, config.maxBodyBytes);
-        response = await handle(request);
+        response =
+          (origin !== null && request.method === "OPTIONS" && cors.preflight(request, origin)) ||
+          (await handle(request));
       } catch (error) {
         response = errorResponse(error, log, state.id);
       }
+      if (origin !== null) cors.decorate(response, request, origin, state);
       response.headers.set("x-request-id", state.id);
+      // Only what says otherwise may be kept by a cache (catalog reads, public documents).
+      if (!response.headers.has("cache-control")) response.headers.set("cache-control", NO_STORE);
       if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
         response.headers.set("www-authenticate", challenge);
       }

@@ -115,6 +115,12 @@ export class CallerResolver {
     throw unauthorized("Authentication required: send an API key, a session cookie or a storefront Host");
   }
 
+  /** The organization a request is addressed to by its Host header alone (CORS preflights carry no credential). */
+  tenantOfHost(request: Request): string | undefined {
+    const host = normalizeHost(request.headers.get("host") ?? "");
+    return host ? this.organizationForHost(host) : undefined;
+  }
+
   /** The signed-in dashboard user of a request (session cookie only), or a 401. */
   resolveDashboardUser(request: Request): DashboardUser {
     const token = readCookie(request, SESSION_COOKIE);

@@ -15,6 +15,8 @@ export interface Store {
   contactEmail: string | null;
   lowStockThreshold: number;
   manualPaymentMethods: string[];
+  /** Browser origins whose storefronts may call the storefront operations (src/http/cors.ts). */
+  allowedOrigins: string[];
   updatedAt: number;
 }
 
@@ -40,6 +42,7 @@ export function initializeStore(tenant: TenantDb, name: string): void {
       contactEmail: null,
       lowStockThreshold: 5,
       manualPaymentMethods: [],
+      allowedOrigins: [],
       updatedAt: Date.now(),
     })
     .run();
@@ -56,6 +59,7 @@ interface StoreRow {
   contact_email: string | null;
   low_stock_threshold: number;
   manual_payment_methods: string;
+  allowed_origins: string;
   updated_at: number;
 }
 
@@ -76,6 +80,7 @@ export function getStore(tenant: TenantDb): Store {
       contactEmail: row.contact_email,
       lowStockThreshold: row.low_stock_threshold,
       manualPaymentMethods: JSON.parse(row.manual_payment_methods) as string[],
+      allowedOrigins: JSON.parse(row.allowed_origins) as string[],
       updatedAt: row.updated_at,
     };
     if (!tenant.sqlite.inTransaction) writtenInTransaction.delete(tenant);
@@ -95,6 +100,7 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
     ]);
   }
   if (!next.locales.includes(next.defaultLocale)) next.locales = [next.defaultLocale, ...next.locales];
+  patch.allowedOrigins?.forEach(checkOrigin);
   const countries = next.taxRates.map((r) => r.country);
   if (new Set(countries).size !== countries.length) {
     throw new ApiError("VALIDATION_ERROR", "taxRates lists a country twice", [
@@ -131,6 +137,33 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
     writtenInTransaction.add(tenant);
   } else cached.set(tenant, next);
   return next;
+}
+
+/**
+ * An allowed origin is written exactly as a browser sends it in `Origin`: scheme, lower-case host,
+ * a port only when not the default one; no path, no trailing slash. The schema allows `https://`
+ * and, for development, `http://localhost` / `http://127.0.0.1`; this catches what a pattern
+ * cannot (`https://shop.example:443` is sent as `https://shop.example`).
+ */
+function checkOrigin(origin: string, index: number): void {
+  let normalized: string | undefined;
+  try {
+    normalized = new URL(origin).origin;
+  } catch {
+    normalized = undefined;
+  }
+  if (normalized !== origin) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `allowedOrigins: "${origin}" is not an origin as browsers send it`,
+      [
+        {
+          path: `/body/allowedOrigins/${index}`,
+          message: normalized ? `write it as "${normalized}"` : "expected scheme://host[:port]",
+        },
+      ],
+    );
+  }
 }
 
 export const publicStore = (store: Store) => ({

@@ -24,6 +24,8 @@ export const storeSettings = sqliteTable("store_settings", {
   contactEmail: text("contact_email"),
   lowStockThreshold: integer("low_stock_threshold").notNull(),
   manualPaymentMethods: text("manual_payment_methods", { mode: "json" }).$type<string[]>().notNull(),
+  /** Browser origins allowed to call the storefront operations cross-origin (CORS), e.g. `https://shop.example`. */
+  allowedOrigins: text("allowed_origins", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
   updatedAt: integer("updated_at").notNull(),
 });
 

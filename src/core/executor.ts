@@ -17,6 +17,7 @@ import {
   type ClientInfo,
   type CookieToSet,
   type DashboardUser,
+  isTenantWrite,
   type Operation,
   type OperationContext,
   Paged,
@@ -24,7 +25,7 @@ import {
   type SignedInCustomer,
 } from "./operation.ts";
 import type { Outbox } from "./outbox.ts";
-import { type CacheSlot, cacheSlot, tenantWritten } from "./response-cache.ts";
+import { type CacheSlot, cacheSlot, type KeptBody, tenantWritten } from "./response-cache.ts";
 import { compileInput, type InputValidator } from "./validation.ts";
 
 /** Who an operation runs for: resolved by the transport according to the operation's `access`. */
@@ -55,6 +56,8 @@ export interface Outcome {
   replayed: boolean;
   cookies: CookieToSet[];
   location?: string;
+  /** A cacheable read's body as the response cache keeps it: the same object until the data changes. */
+  kept?: KeptBody;
 }
 
 /** An operation's input once validated: path, query and body apart, coerced and defaulted. */
@@ -103,8 +106,7 @@ const missing = (what: string) => () => {
 
 function compile(op: Operation): CompiledOperation {
   // Webhooks write whatever their method (some providers notify with GET).
-  const tenantWrite =
-    op.access === "webhook" || (op.method !== "GET" && (op.access === "storefront" || op.access === "admin"));
+  const tenantWrite = op.access === "webhook" || isTenantWrite(op);
   return {
     op,
     params: op.params && compileInput("params", op.params),
@@ -172,9 +174,9 @@ export class Executor {
     if (compiled.cachedFirst && caller && caller.type !== "agent") {
       tenant = this.app.tenants.acquire(caller.orgId);
       slot = cacheSlot(tenant, cacheKey(op, input));
-      if (slot.body !== undefined) {
+      if (slot.kept) {
         this.app.tenants.release(tenant);
-        return { status: op.status ?? 200, body: slot.body, replayed: false, cookies: [] };
+        return keptOutcome(op.status ?? 200, slot.kept);
       }
     }
     try {
@@ -332,11 +334,11 @@ export class Executor {
     let slot = looked;
     if (!slot && op.cacheable && ctx.caller) {
       slot = cacheSlot(ctx.tenant, cacheKey(op, input));
-      if (slot.body !== undefined) return { status, body: slot.body, replayed: false, cookies: [] };
+      if (slot.kept) return keptOutcome(status, slot.kept);
     }
     const result = await op.handler(ctx as never);
     const outcome = render(status, result);
-    if (slot && outcome.body !== null) slot.keep(outcome.body);
+    if (slot && outcome.body !== null) outcome.kept = slot.keep(outcome.body);
     return outcome;
   }
 
@@ -397,6 +399,14 @@ function render(status: number, result: unknown): Outcome {
     location: reply?.effects.location,
   };
 }
+
+const keptOutcome = (status: number, kept: KeptBody): Outcome => ({
+  status,
+  body: kept.text,
+  replayed: false,
+  cookies: [],
+  kept,
+});
 
 /** Cacheable reads depend only on the tenant's data and the input. */
 function cacheKey(op: Operation, input: Record<string, unknown>): string {

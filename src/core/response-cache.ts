@@ -5,13 +5,20 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 // through this process bumps the handle's generation (the executor calls `tenantWritten` after
 // each commit); a write by another process (the CLI) shows in SQLite's `PRAGMA data_version`.
 // Either empties the tenant's cache, so a body is never served after the data behind it changed.
+// A kept body is answered as the same object until then, so the transport keys what it derives
+// from it once (the ETag, the compressed forms: src/http/caching.ts) on that object.
 
 const MAX_ENTRIES = 1000;
 
 interface TenantCache {
   generation: number;
   dataVersion: number;
-  bodies: Map<string, string>;
+  bodies: Map<string, KeptBody>;
+}
+
+/** A rendered body kept for reuse: one object per rendering, answered until the data changes. */
+export interface KeptBody {
+  readonly text: string;
 }
 
 const caches = new WeakMap<TenantDb, TenantCache>();
@@ -37,19 +44,21 @@ function cacheOf(tenant: TenantDb): TenantCache {
 
 export interface CacheSlot {
   /** The kept body, if any. */
-  body: string | undefined;
+  kept: KeptBody | undefined;
   /** Keeps a body rendered after this lookup (dropped with the rest when the data changed since). */
-  keep(body: string): void;
+  keep(text: string): KeptBody;
 }
 
 /** The cached body for `key` (if any) and a way to keep a freshly rendered one: one freshness check per request. */
 export function cacheSlot(tenant: TenantDb, key: string): CacheSlot {
   const { bodies } = cacheOf(tenant);
   return {
-    body: bodies.get(key),
-    keep(body: string) {
+    kept: bodies.get(key),
+    keep(text: string) {
       if (bodies.size >= MAX_ENTRIES) bodies.clear();
-      bodies.set(key, body);
+      const kept = { text };
+      bodies.set(key, kept);
+      return kept;
     },
   };
 }

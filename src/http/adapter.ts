@@ -1,22 +1,57 @@
 import type { AppContext } from "../app-context.ts";
 import { type CallerResolver, readCookie } from "../auth/caller.ts";
+import { readJsonBody, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
+import type { KeptBody } from "../core/response-cache.ts";
 import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
-import { readJsonBody, readRawBody } from "./body.ts";
+import { NO_STORE, REVALIDATE, Representation } from "./caching.ts";
+import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
 import { cookieHeader } from "./cookies.ts";
-import { errorResponse, JSON_HEADERS } from "./respond.ts";
+import { type CorsPolicy, corsPolicyOf } from "./cors.ts";
+import { errorResponse, JSON_TYPE } from "./respond.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
 export interface RequestState {
   id: string;
   /** Client address, worked out only when an operation asks (rate limits). */
   ip(): string | null;
+  /** The matched route's path (unset when the router found none). */
   route?: string;
+  /** The matched route's CORS policy, if it has one. */
+  cors?: CorsPolicy;
   orgId?: string;
   callerType?: string;
 }
+
+/** The headers of an operation's answers, worked out once per operation. */
+interface AnswerHeaders {
+  body: Record<string, string>;
+  empty: Record<string, string>;
+  encoded: Record<Encoding, Record<string, string>>;
+}
+
+// What a body depends on besides the URL: the Origin (CORS headers), the accepted encodings, and
+// for catalog reads the caller's credential, which picks the tenant (a shared cache must not hand
+// a body rendered for one API key to a request with another, or with none).
+const VARY_CATALOG = "Origin, Accept-Encoding, Authorization, X-Api-Key, Cookie";
+const VARY_STOREFRONT = "Origin, Accept-Encoding";
+const VARY_OTHER = "Accept-Encoding";
+
+function answerHeaders(op: Operation, cors: CorsPolicy | undefined): AnswerHeaders {
+  const cacheControl = op.cacheable ? REVALIDATE : NO_STORE;
+  const vary = cors !== "shop" ? VARY_OTHER : op.cacheable ? VARY_CATALOG : VARY_STOREFRONT;
+  const body = { "content-type": JSON_TYPE, "cache-control": cacheControl, vary };
+  const encoded = (encoding: Encoding) => ({ ...body, "content-encoding": encoding });
+  return {
+    body,
+    empty: { "cache-control": cacheControl, vary },
+    encoded: { br: encoded("br"), zstd: encoded("zstd"), gzip: encoded("gzip") },
+  };
+}
+
+const encoder = new TextEncoder();
 
 /**
  * REST on top of the executor: resolves who is calling from the headers, turns the path, query and
@@ -24,6 +59,10 @@ export interface RequestState {
  * `Location`, `Idempotent-Replayed`) or the error body.
  */
 export class HttpAdapter {
+  private readonly policies = new Map<Operation, { cors?: CorsPolicy; headers: AnswerHeaders }>();
+  /** What a kept catalog body is sent as (ETag, compressed forms), for as long as the cache keeps it. */
+  private readonly representations = new WeakMap<KeptBody, Representation>();
+
   constructor(
     private readonly executor: Executor,
     private readonly resolver: CallerResolver,
@@ -38,8 +77,11 @@ export class HttpAdapter {
     state: RequestState,
   ): Promise<Response> {
     state.route = op.path;
+    const policy = this.policyOf(op);
+    state.cors = policy.cors;
     try {
       const principal = await this.principal(op, request);
+      if (principal.caller) state.orgId = principal.caller.orgId;
       const { params, query } = this.executor.inputNames(op);
       const input: Record<string, unknown> = {};
       for (const name of query) if (rawQuery[name] !== undefined) input[name] = rawQuery[name];
@@ -58,7 +100,7 @@ export class HttpAdapter {
         rawBody,
         trace: state,
       });
-      return this.render(outcome, request);
+      return await this.render(outcome, request, policy.headers);
     } catch (error) {
       return errorResponse(error, this.app.log, state.id);
     }
@@ -76,12 +118,41 @@ export class HttpAdapter {
     }
   }
 
-  private render(outcome: Outcome, request: Request): Response {
-    const { status, body } = outcome;
-    if (body !== null && !outcome.replayed && outcome.cookies.length === 0 && !outcome.location) {
-      return new Response(body, { status, headers: JSON_HEADERS });
+  private policyOf(op: Operation): { cors?: CorsPolicy; headers: AnswerHeaders } {
+    let policy = this.policies.get(op);
+    if (!policy) {
+      const cors = corsPolicyOf(op);
+      policy = { cors, headers: answerHeaders(op, cors) };
+      this.policies.set(op, policy);
     }
-    const headers = new Headers(body === null ? undefined : JSON_HEADERS);
+    return policy;
+  }
+
+  private render(outcome: Outcome, request: Request, answer: AnswerHeaders): Response | Promise<Response> {
+    const { status, body, kept } = outcome;
+    if (kept) {
+      // A kept catalog body: ETag, 304 and compressed forms come from its representation.
+      let representation = this.representations.get(kept);
+      if (!representation) {
+        representation = new Representation(kept.text, answer.body);
+        this.representations.set(kept, representation);
+      }
+      return representation.respond(request, status);
+    }
+    let payload: string | Uint8Array | null = body;
+    let base = body === null ? answer.empty : answer.body;
+    // Measured in UTF-16 units, known without encoding: short bodies skip the negotiation.
+    if (body !== null && body.length >= COMPRESS_MIN_BYTES) {
+      const encoding = negotiate(request.headers.get("accept-encoding"), FRESH_PREFERENCE);
+      if (encoding) {
+        payload = compress(encoding, encoder.encode(body));
+        base = answer.encoded[encoding];
+      }
+    }
+    if (!outcome.replayed && outcome.cookies.length === 0 && !outcome.location) {
+      return new Response(payload, { status, headers: base });
+    }
+    const headers = new Headers(base);
     if (outcome.replayed) headers.set("idempotent-replayed", "true");
     if (outcome.location) headers.set("location", outcome.location);
     const { config } = this.app;
@@ -89,7 +160,7 @@ export class HttpAdapter {
       config.baseUrl.startsWith("https:") ||
       (config.trustProxy && request.headers.get("x-forwarded-proto")?.toLowerCase() === "https");
     for (const cookie of outcome.cookies) headers.append("set-cookie", cookieHeader(cookie, https));
-    return new Response(body, { status, headers });
+    return new Response(payload, { status, headers });
   }
 }
 

@@ -1,8 +1,7 @@
 import { ApiError } from "../core/errors.ts";
 import type { Logger } from "../lib/log.ts";
 
-const JSON_TYPE = "application/json; charset=utf-8";
-export const JSON_HEADERS = { "content-type": JSON_TYPE };
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 export function jsonResponse(
   status: number,

@@ -8,6 +8,7 @@ import m3 from "./0003_orders.sql" with { type: "text" };
 import m4 from "./0004_carts_without_updated_index.sql" with { type: "text" };
 import m5 from "./0005_outbox_and_idempotency_effects.sql" with { type: "text" };
 import m6 from "./0006_payments.sql" with { type: "text" };
+import m7 from "./0007_store_allowed_origins.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -19,5 +20,6 @@ export const migrations: EmbeddedMigrations = {
     "0004_carts_without_updated_index": m4,
     "0005_outbox_and_idempotency_effects": m5,
     "0006_payments": m6,
+    "0007_store_allowed_origins": m7,
   },
 };

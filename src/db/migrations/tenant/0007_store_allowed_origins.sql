@@ -1,0 +1,1 @@
+ALTER TABLE `store_settings` ADD `allowed_origins` text DEFAULT '[]' NOT NULL;
