@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { getStore } from "../catalog/store-settings.ts";
 import { defineOperation } from "../core/operation.ts";
 import { listCountries } from "./countries.ts";
+import { addCartItemExample, cartExample, createCartExample } from "./examples.ts";
 import {
   AddItemBody,
   AddressInput,
@@ -72,11 +73,13 @@ const createCartOp = defineOperation({
   operationId: "createCart",
   summary: "Create a cart",
   description: "Optionally with an email and items. A signed-in customer (customer session) owns the cart.",
+  customerSession: "optional",
   autoGrant: true,
   status: 201,
   errors: ["INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   idempotencyScope: undefined, // a new cart has nothing to scope by: the client's own key
   body: CreateCartBody,
+  examples: createCartExample,
   handler: ({ tenant, body, customer }) => createCart(tenant, body, customer),
 });
 
@@ -86,8 +89,11 @@ const getCartOp = defineOperation({
   path: "/v1/carts/{id}",
   operationId: "getCart",
   summary: "Get a cart with items, fresh totals and messages",
+  description:
+    "Prices, stock, the coupon and the shipping method are checked again on every read; `messages` say what changed (an item removed or unavailable, a new price, too little stock, a coupon or shipping method dropped).",
   autoGrant: true,
   params: CartParams,
+  examples: { response: cartExample },
   handler: ({ tenant, params }) => getCart(tenant, params.id),
 });
 
@@ -104,6 +110,7 @@ const addCartItemOp = defineOperation({
   errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   params: CartParams,
   body: AddItemBody,
+  examples: addCartItemExample,
   handler: ({ tenant, params, body }) => addItem(tenant, params.id, body),
 });
 
@@ -126,6 +133,7 @@ const removeCartItemOp = defineOperation({
   path: "/v1/carts/{id}/items/{itemId}",
   operationId: "removeCartItem",
   summary: "Remove an item",
+  description: "Totals are computed again. A cart whose order was placed is a 409.",
   errors: ["CONFLICT"],
   params: CartItemParams,
   handler: ({ tenant, params }) => removeItem(tenant, params.id, params.itemId),
@@ -152,6 +160,7 @@ const removeCouponOp = defineOperation({
   path: "/v1/carts/{id}/coupon",
   operationId: "removeCartCoupon",
   summary: "Remove the applied coupon",
+  description: "Totals are computed again without the discount. A cart whose order was placed is a 409.",
   errors: ["CONFLICT"],
   params: CartParams,
   handler: ({ tenant, params }) => removeCoupon(tenant, params.id),

@@ -142,6 +142,14 @@ export interface Operation<
   /** Error codes this operation can answer besides the ones every operation of its access can. */
   errors?: ErrorCode[];
   /**
+   * The storefront customer session (`x-customer-session` header or `customer_session` cookie) the
+   * handler reads through `ctx.customer`: `required` answers 401 without one, `optional` changes
+   * what it does or shows. Documented as a security scheme.
+   */
+  customerSession?: "required" | "optional";
+  /** Example request body and `data` of the answer, shown in the OpenAPI document (checked against the schemas). */
+  examples?: { body?: unknown; response?: unknown };
+  /**
    * Async work done before the transaction (password hashing, reads that need an await); its
    * result is `ctx.prepared`. Tenant writes run in one BEGIN IMMEDIATE transaction with their
    * idempotency record, so their handler is synchronous.
@@ -169,6 +177,14 @@ export interface Operation<
   autoGrant?: boolean;
   handler: (ctx: OperationContext<P, Q, B, X>) => Result<R> | Promise<Result<R>>;
 }
+
+/**
+ * A write on a tenant's data (POST, PUT, PATCH, DELETE by a `storefront` or `admin` caller): run in one
+ * transaction with its idempotency record, so it accepts `Idempotency-Key` (webhooks write too,
+ * without one).
+ */
+export const isTenantWrite = (op: Pick<Operation, "method" | "access">): boolean =>
+  op.method !== "GET" && (op.access === "storefront" || op.access === "admin");
 
 type Result<R extends TSchema | undefined> = R extends TSchema
   ? Static<R> | Paged<Static<R>> | Reply<Static<R>>

@@ -1,9 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { countSignUp, limitedSignIn } from "../auth/abuse.ts";
+import { hashPassword } from "../auth/crypto.ts";
 import { Email, Password } from "../auth/schema.ts";
+import { normalizeEmail } from "../auth/service.ts";
 import { Money } from "../catalog/schema.ts";
 import { ApiError } from "../core/errors.ts";
 import { type CookieToSet, defineOperation, type Operation, Paged, Reply } from "../core/operation.ts";
-import { RateLimiter } from "../core/rate-limit.ts";
 import { Body, Id, Nullable, named, PageQuery, pageOf, Text, Timestamp } from "../core/schemas.ts";
 import { OrderStatus, PaymentStatus } from "../orders/schema.ts";
 import {
@@ -11,7 +13,6 @@ import {
   createAccount,
   endCustomerSession,
   findAccount,
-  hashPassword,
   startCustomerSession,
   verifyAccountPassword,
 } from "./accounts.ts";
@@ -93,9 +94,6 @@ const CustomerIdParams = Type.Object({ id: Id("cus") });
 
 // ---------------------------------------------------------------- storefront accounts
 
-// Ten failed sign-ins per address, store and email in 15 minutes, then 429 until the window ends.
-const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
-
 const sessionCookie = (token: string): CookieToSet => ({
   name: CUSTOMER_COOKIE,
   value: token,
@@ -109,15 +107,19 @@ const signUpOp = defineOperation({
   summary: "Create a storefront account and sign in",
   description:
     "Sets the httpOnly `customer_session` cookie and returns the token. An email that already has an " +
-    "account is a 409. Orders placed as a guest with the same email are not attached to the account.",
+    "account is a 409. Orders placed as a guest with the same email are not attached to the account. " +
+    "Past `SIGNUP_RATE_LIMIT_PER_HOUR` sign-ups per client address, a 429 `RATE_LIMITED`.",
   tag: ACCOUNTS,
   access: "storefront",
   agent: false,
   status: 201,
-  errors: ["CONFLICT"],
+  errors: ["CONFLICT", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignUpBody,
   response: AccountSession,
-  prepare: (ctx) => hashPassword(ctx.body.password),
+  prepare: (ctx) => {
+    countSignUp(ctx.app, ctx.client);
+    return hashPassword(ctx.body.password);
+  },
   handler: (ctx) => {
     const result = createAccount(ctx.tenant, ctx.body, ctx.prepared);
     return new Reply(result, { cookies: [sessionCookie(result.token)] });
@@ -131,19 +133,23 @@ const signInOp = defineOperation({
   summary: "Sign in to a storefront account",
   description:
     "Sets the httpOnly `customer_session` cookie and returns the token. Wrong credentials are a 401 that " +
-    "never says whether the email exists; 10 failures per address and email in 15 minutes are a 429.",
+    "never says whether the email exists. 429 `RATE_LIMITED` after 10 failures per client address and " +
+    "email in 15 minutes, or past `SIGNIN_RATE_LIMIT_PER_HOUR` attempts per address whatever the email.",
   tag: ACCOUNTS,
   access: "storefront",
   agent: false,
-  errors: ["RATE_LIMITED"],
+  errors: ["RATE_LIMITED", "UNAVAILABLE"],
   body: SignInBody,
   response: AccountSession,
   prepare: async (ctx) => {
-    const limitKey = `${ctx.client.ip() ?? "?"}|${ctx.caller.orgId}|${ctx.body.email.trim().toLowerCase()}`;
-    signInLimiter.hit(limitKey);
-    const customer = await verifyAccountPassword(ctx.tenant, ctx.body.email, ctx.body.password);
+    const { email, password } = ctx.body;
+    const customer = await limitedSignIn(
+      ctx.app,
+      ctx.client,
+      `${ctx.caller.orgId}|${normalizeEmail(email)}`,
+      () => verifyAccountPassword(ctx.tenant, email, password),
+    );
     if (!customer) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
-    signInLimiter.reset(limitKey);
     return customer;
   },
   handler: (ctx) => {
@@ -161,6 +167,7 @@ const signOutOp = defineOperation({
     "Ends the session of the `customer_session` cookie or `x-customer-session` header; 401 without one.",
   tag: ACCOUNTS,
   access: "storefront",
+  customerSession: "required",
   agent: false,
   response: Type.Object({ success: Type.Boolean() }),
   handler: (ctx) => {
@@ -179,6 +186,7 @@ const getAccountOp = defineOperation({
   description: "401 without a customer session of this store.",
   tag: ACCOUNTS,
   access: "storefront",
+  customerSession: "required",
   agent: false,
   response: Type.Object({ customer: Account }),
   handler: ({ tenant, customer: session }) => {
@@ -215,6 +223,7 @@ const adminGetCustomerOp = defineOperation({
   path: "/v1/admin/customers/{id}",
   operationId: "adminGetCustomer",
   summary: "Get a customer with its recent orders",
+  description: "With its order count, total spent and its 10 most recent orders.",
   tag: ADMIN_CUSTOMERS,
   access: "admin",
   params: CustomerIdParams,

@@ -3,24 +3,116 @@ import { SESSION_COOKIE } from "../auth/caller.ts";
 import type { Config } from "../config.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { ERROR_STATUS } from "../core/errors.ts";
-import type { Operation } from "../core/operation.ts";
-import { ErrorBody, namedSchemas, PageMeta } from "../core/schemas.ts";
+import { isTenantWrite, type Operation } from "../core/operation.ts";
+import { ErrorBody, namedSchemas, PageMeta, PageQuery } from "../core/schemas.ts";
+import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
 
 type Json = Record<string, unknown>;
 
 const ERROR_TEXT: Record<number, string> = {
-  400: "Malformed input (`VALIDATION_ERROR`)",
-  401: "No valid credential (`UNAUTHORIZED`)",
-  403: "The caller lacks the required scope (`FORBIDDEN`)",
-  404: "Not found, also for another tenant's ids (`NOT_FOUND`)",
-  405: "Method not allowed",
+  400: "Malformed input",
+  401: "No valid credential",
+  403: "The caller lacks the required scope",
+  404: "Not found, also for another tenant's ids",
   409: "Conflict with the current state",
-  413: "Request body too large (`PAYLOAD_TOO_LARGE`)",
+  413: "Request body too large",
   422: "A business rule refuses the request",
-  429: "Too many requests (`RATE_LIMITED`, see `Retry-After`)",
-  500: "Internal error (`INTERNAL`)",
+  429: "Too many requests: wait for `Retry-After` seconds",
+  500: "Internal error, never caused by the input: report it with the `x-request-id`",
   503: "Temporarily unavailable",
 };
+
+/** What each tag groups, in the words of the API reference (every tag of the service has one). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Service: "Whether the service is up, and who the service takes the caller to be.",
+  "Dashboard auth":
+    "Merchant accounts of the dashboard: sign-up, sign-in and the session cookie, organizations (one store " +
+    "each) and the API keys that servers use.",
+  Catalog:
+    "What shoppers browse: active products, categories, the store's details and countries. These reads " +
+    "carry an `ETag` and may be revalidated with `If-None-Match`.",
+  "Admin: catalog": "Products of every status with their variants, and the category tree.",
+  "Admin: store": "The store's settings and the stock of each variant.",
+  Carts:
+    "A shopper's cart from the first item to the placed order: items, coupon, addresses, shipping and " +
+    "payment methods. Anyone holding a cart's id may use it.",
+  "Admin: coupons": "Discount codes, their rules and how often they were used.",
+  "Admin: shipping": "Shipping methods, the countries they serve and their prices.",
+  Orders: "Orders as their shopper sees them, and paying for them again or confirming a payment.",
+  "Admin: orders": "Every order of the store: read, fulfil, refund, cancel and mark paid.",
+  "Admin: dashboard": "Sales figures over a date range.",
+  Accounts:
+    "Storefront customer accounts: sign-up, sign-in and the customer session (`x-customer-session` header " +
+    "or `customer_session` cookie) that owns carts and orders.",
+  "Admin: customers": "The store's customers with what they ordered and spent.",
+  "Admin: payment integrations":
+    "The store's own payment provider credentials, and the webhook URL to give each provider.",
+};
+
+/** Response headers, under `components/headers`. */
+const HEADERS: Record<string, Json> = {
+  RequestId: {
+    description:
+      "The request's id, also in the service's log line: the client's own `x-request-id` when it sent a valid " +
+      "one (1–128 of `A-Z a-z 0-9 . _ : -`), else a new UUID. Quote it when reporting a problem.",
+    schema: { type: "string", maxLength: 128 },
+  },
+  IdempotentReplayed: {
+    description:
+      "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key` " +
+      "(nothing was done again); absent otherwise.",
+    schema: { type: "string", enum: ["true"] },
+  },
+  RetryAfter: {
+    description: "Seconds to wait before trying again.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  ETag: {
+    description:
+      "Strong validator of this body (each content coding has its own); send it in `If-None-Match` to " +
+      "get a 304 while the data has not changed.",
+    schema: { type: "string" },
+  },
+};
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const pageSchema = (name: "page" | "limit") => JSON.stringify(PageQuery[name]);
+
+/** Request parameters, under `components/parameters`. */
+const PARAMETERS: Record<string, Json> = {
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes the write safe to retry: the same key with the same input within 24 hours answers the stored " +
+      "response again (with `idempotent-replayed: true`) without doing anything; the same key with another " +
+      "input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write.",
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+  },
+  Page: {
+    name: "page",
+    in: "query",
+    required: false,
+    description: "Page number, from 1. Out of range is a 400, never clamped.",
+    schema: JSON.parse(pageSchema("page")),
+  },
+  Limit: {
+    name: "limit",
+    in: "query",
+    required: false,
+    description: "Items per page, 1 to 100. Out of range is a 400, never clamped.",
+    schema: JSON.parse(pageSchema("limit")),
+  },
+  IfNoneMatch: {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description: "An `ETag` of an earlier answer: a 304 with no body while it is still current.",
+    schema: { type: "string" },
+  },
+};
+const parameter = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** Errors every operation of a kind can answer, whatever it declares itself. */
 function implicitErrors(op: Operation): ErrorCode[] {
@@ -30,28 +122,70 @@ function implicitErrors(op: Operation): ErrorCode[] {
   if (op.access !== "public") codes.push("UNAUTHORIZED");
   if (op.access === "caller" || op.access === "storefront" || op.access === "admin") codes.push("FORBIDDEN");
   if (op.params) codes.push("NOT_FOUND");
+  // An invalid `Idempotency-Key` is a 400 even on a write that takes no input.
+  if (isTenantWrite(op)) codes.push("VALIDATION_ERROR", "IDEMPOTENCY_CONFLICT");
   return codes;
 }
 
-const CALLER_SECURITY = [{ apiKey: [] }, { agentToken: [] }, { sessionCookie: [] }];
+/** `INSUFFICIENT_STOCK` → `InsufficientStock`. */
+const pascal = (code: string) =>
+  code
+    .toLowerCase()
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
 
+/** The error response of one status with the codes an operation can answer there, e.g. `ConflictOrInsufficientStock`. */
+function errorResponse(status: number, codes: ErrorCode[]): [name: string, response: Json] {
+  const name = codes.map(pascal).join("Or");
+  const headers: Json = { "x-request-id": header("RequestId") };
+  if (status === 429 || status === 503) headers["retry-after"] = header("RetryAfter");
+  const response = {
+    description: `${ERROR_TEXT[status] ?? "Error"} (${codes.map((code) => `\`${code}\``).join(", ")}).`,
+    headers,
+    content: {
+      "application/json": {
+        schema: {
+          allOf: [
+            { $ref: "#/components/schemas/Error" },
+            { type: "object", required: ["code"], properties: { code: { type: "string", enum: codes } } },
+          ],
+        },
+      },
+    },
+  };
+  return [name, response];
+}
+
+const CALLER_SECURITY = [{ apiKey: [] }, { agentToken: [] }, { sessionCookie: [] }];
+const CUSTOMER_SECURITY = [{ customerSession: [] }, { customerSessionCookie: [] }];
+
+/** Alternative credential sets (OpenAPI: any one entry; all schemes of an entry together). */
 function security(op: Operation): Json[] {
+  let callers: Json[];
   switch (op.access) {
     case "public":
       return [];
     case "user":
       return [{ sessionCookie: [] }];
     case "admin":
-      return CALLER_SECURITY;
+      callers = CALLER_SECURITY;
+      break;
     default:
       // `{}`: a storefront may also call with no credential but its shop's Host header.
-      return [...CALLER_SECURITY, {}];
+      callers = [...CALLER_SECURITY, {}];
   }
+  if (!op.customerSession) return callers;
+  const withCustomer = callers.flatMap((caller) =>
+    CUSTOMER_SECURITY.map((session) => ({ ...caller, ...session })),
+  );
+  return op.customerSession === "required" ? withCustomer : [...callers, ...withCustomer];
 }
 
 /** Builds the OpenAPI 3.1 document of every declared operation. */
 export function buildOpenApiDocument(operations: Operation[], config: Config): Json {
-  const components: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = {};
+  const responses: Record<string, Json> = {};
 
   // Plain JSON Schema (TypeBox's symbols dropped), with published schemas replaced by `$ref`s.
   const toJson = (node: unknown, defining?: unknown): unknown => {
@@ -59,9 +193,9 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
     if (node === null || typeof node !== "object") return node;
     const name = namedSchemas.get(node as TSchema);
     if (name && node !== defining) {
-      if (!(name in components)) {
-        components[name] = {}; // placeholder first: a schema may refer to itself
-        components[name] = toJson(node, node);
+      if (!(name in schemas)) {
+        schemas[name] = {}; // placeholder first: a schema may refer to itself
+        schemas[name] = toJson(node, node);
       }
       return { $ref: `#/components/schemas/${name}` };
     }
@@ -78,8 +212,17 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
     return { type: "object", required: op.list ? ["data", "meta"] : ["data"], properties };
   };
 
+  const responseExample = (op: Operation): Json | undefined => {
+    const data = op.examples?.response;
+    if (data === undefined) return undefined;
+    if (!op.list) return { example: { data } };
+    const total = (data as unknown[]).length;
+    return { example: { data, meta: { page: 1, limit: 20, total } } };
+  };
+
   const paths: Record<string, Json> = {};
   for (const op of operations) {
+    const write = isTenantWrite(op);
     const parameters: Json[] = [];
     for (const [where, schema] of [
       ["path", op.params],
@@ -90,6 +233,14 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
       for (const [name, prop] of Object.entries(
         (schema as unknown as { properties: Record<string, TSchema> }).properties,
       )) {
+        if (
+          where === "query" &&
+          (name === "page" || name === "limit") &&
+          JSON.stringify(prop) === pageSchema(name)
+        ) {
+          parameters.push(parameter(name === "page" ? "Page" : "Limit"));
+          continue;
+        }
         const description = (prop as { description?: string }).description;
         parameters.push({
           name,
@@ -100,24 +251,41 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
         });
       }
     }
+    if (write) parameters.push(parameter("IdempotencyKey"));
+    if (op.cacheable) parameters.push(parameter("IfNoneMatch"));
 
     const status = op.status ?? 200;
-    const responses: Json = {
+    const successHeaders: Json = { "x-request-id": header("RequestId") };
+    if (write) successHeaders["idempotent-replayed"] = header("IdempotentReplayed");
+    if (op.cacheable) successHeaders.etag = header("ETag");
+    const opResponses: Json = {
       [status]:
         status === 204
-          ? { description: "Done" }
-          : { description: "Success", content: { "application/json": { schema: envelope(op) } } },
+          ? { description: "Done", headers: successHeaders }
+          : {
+              description: "Success",
+              headers: successHeaders,
+              content: { "application/json": { schema: envelope(op), ...responseExample(op) } },
+            },
     };
-    const errorStatuses = new Set(
-      [...implicitErrors(op), ...(op.errors ?? [])].map((code) => ERROR_STATUS[code]),
-    );
-    for (const code of [...errorStatuses].sort()) {
-      responses[code] = {
-        description: ERROR_TEXT[code] ?? "Error",
-        content: { "application/json": { schema: toJson(ErrorBody) } },
+    if (op.cacheable) {
+      opResponses[304] = {
+        description: "Not modified: the `ETag` sent in `If-None-Match` is still current.",
+        headers: { "x-request-id": header("RequestId"), etag: header("ETag") },
       };
     }
+    const byStatus = new Map<number, Set<ErrorCode>>();
+    for (const code of [...implicitErrors(op), ...(op.errors ?? [])]) {
+      const codes = byStatus.get(ERROR_STATUS[code]) ?? new Set();
+      byStatus.set(ERROR_STATUS[code], codes.add(code));
+    }
+    for (const errorStatus of [...byStatus.keys()].sort()) {
+      const [name, response] = errorResponse(errorStatus, [...byStatus.get(errorStatus)!].sort());
+      responses[name] ??= response;
+      opResponses[errorStatus] = { $ref: `#/components/responses/${name}` };
+    }
 
+    const requestExample = op.examples?.body === undefined ? {} : { example: op.examples.body };
     const entry: Json = {
       operationId: op.operationId,
       summary: op.summary,
@@ -126,15 +294,23 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
       security: security(op),
       ...(parameters.length ? { parameters } : {}),
       ...(op.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: toJson(op.body) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: toJson(op.body), ...requestExample } },
+            },
+          }
         : {}),
-      responses,
+      responses: opResponses,
       ...(op.access === "storefront" || op.access === "admin" ? { "x-required-scope": op.access } : {}),
     };
     paths[op.path] ??= {};
     (paths[op.path] as Json)[op.method.toLowerCase()] = entry;
   }
 
+  // Published even when no operation happens to refer to it, so clients can name the error body.
+  toJson(ErrorBody);
+  const tagNames = [...new Set(operations.map((op) => op.tag))];
   return {
     openapi: "3.1.1",
     info: {
@@ -145,10 +321,17 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
         "bearer token, an `x-api-key`, the dashboard session cookie, or (storefront reads and carts only) " +
         "the `Host` header of the shop.",
     },
-    servers: [{ url: config.apiPublicUrl }],
+    servers: [{ url: config.apiPublicUrl, description: "This deployment (`API_PUBLIC_URL`)" }],
+    tags: tagNames.map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
     paths,
     components: {
-      schemas: components,
+      schemas,
+      responses,
+      parameters: PARAMETERS,
+      headers: HEADERS,
       securitySchemes: {
         apiKey: {
           type: "apiKey",
@@ -167,6 +350,22 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
           in: "cookie",
           name: SESSION_COOKIE,
           description: "Dashboard session",
+        },
+        customerSession: {
+          type: "apiKey",
+          in: "header",
+          name: CUSTOMER_HEADER,
+          description:
+            "Storefront customer session token (from `POST /v1/account/sign-in` or `sign-up`), sent with the " +
+            "caller's own credential or a shop's Host. Browser storefronts on another origin send it here.",
+        },
+        customerSessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: CUSTOMER_COOKIE,
+          description:
+            "The same customer session as a cookie, set by sign-in on the API's own origin; the header wins " +
+            "when both are sent.",
         },
       },
     },

@@ -14,6 +14,7 @@ import {
 import { Body, Id, pageOf, Text } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type CheckoutPayments, manualPayments } from "./checkout-payments.ts";
+import { orderExample, placeOrderExample } from "./examples.ts";
 import {
   ACCOUNT_ORDER_SQL,
   AdminListOrdersQuery,
@@ -132,6 +133,7 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     // Listed with the cart it completes.
     tag: "Carts",
     access: "storefront",
+    customerSession: "optional",
     status: 201,
     durable: true,
     idempotencyScope: cartIdempotencyScope,
@@ -139,6 +141,7 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     params: CartParams,
     body: PlaceOrderBody,
     response: PlacedOrder,
+    examples: placeOrderExample,
     handler: (ctx) => placeOrder(paymentScope(ctx), ctx.params.id, ctx.body, ctx.customer, payments),
     // The provider answered after the commit (awaited work): show its payment page or reference.
     reload: ({ tenant }, placed) => ({ ...orderView(tenant, placed.id), accessToken: placed.accessToken }),
@@ -154,6 +157,7 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
       "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
     tag: ORDERS,
     access: "storefront",
+    customerSession: "required",
     list: true,
     query: ListOrdersQuery,
     response: OrderSummary,
@@ -176,9 +180,11 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
       "Anyone else gets 404.",
     tag: ORDERS,
     access: "storefront",
+    customerSession: "optional",
     params: OrderIdParams,
     query: GetOrderQuery,
     response: Order,
+    examples: { response: orderExample },
     handler: (ctx) => {
       const { tenant, caller, params, query } = ctx;
       const row = findReadableOrder(tenant, caller, params.id, query.token, () => ctx.customer);
@@ -215,6 +221,8 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     path: "/v1/admin/orders/{id}",
     operationId: "adminGetOrder",
     summary: "Get an order with its lines, refunds, fulfillments and events",
+    description:
+      "Any order of the store, including guest orders; the storefront's access rules do not apply to admin callers.",
     tag: ADMIN_ORDERS,
     access: "admin",
     params: OrderIdParams,

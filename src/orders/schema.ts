@@ -146,10 +146,11 @@ export const PlaceOrderBody = Body({
       description: "Where a redirect payment (card) sends the shopper back to",
     }),
   ),
-  note: Type.Optional(Text({ max: 2000 })),
+  note: Type.Optional(Text({ max: 2000, multiline: true })),
 });
 
-export const PlacedOrder = Type.Composite([
+// The order plus its access token: an intersection, so the document refers to `Order` rather than copying it.
+export const PlacedOrder = Type.Intersect([
   Order,
   Type.Object({
     accessToken: Type.String({ description: "Lets a guest read this order: GET /v1/orders/{id}?token=" }),
