@@ -1,0 +1,5756 @@
+/**
+ * Types of the Commerce API (paths, operations, components), generated from the OpenAPI document
+ * served at `/v1/openapi.json` by `bun run client:gen` (scripts/client-gen.ts, openapi-typescript).
+ * Do not edit: change the operation declarations and regenerate. `bun test` fails while this file
+ * differs from what the current document generates. Used with openapi-fetch:
+ *
+ *   import createClient from "openapi-fetch";
+ *   import type { paths } from "./api-types.ts";
+ *   const api = createClient<paths>({ baseUrl: "http://localhost:3000" });
+ */
+
+export interface paths {
+  "/v1/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Health check
+     * @description Answers 200 when the control-plane database answers, else 503 `UNAVAILABLE`.
+     */
+    get: operations["getHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The resolved caller
+     * @description Which organization, scopes and caller type this request was resolved to.
+     */
+    get: operations["getMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sign-up/email": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a dashboard account and sign in
+     * @description Open only when the operator allows public sign-up (`ALLOW_SIGNUP`, off by default in production): otherwise a 403 `SIGNUP_DISABLED`, and accounts come from the operator's command line. Past `SIGNUP_RATE_LIMIT_PER_HOUR` sign-ups per client address, a 429 `RATE_LIMITED`.
+     */
+    post: operations["signUpEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sign-in/email": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with email and password
+     * @description Sets the httpOnly session cookie. Wrong credentials are a 401 that never says which part was wrong. 429 `RATE_LIMITED` after 10 failures per client address and email in 15 minutes, or past `SIGNIN_RATE_LIMIT_PER_HOUR` attempts per address whatever the email.
+     */
+    post: operations["signInEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sign-out": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the dashboard session
+     * @description Deletes the session behind the cookie and clears the cookie; the token stops working at once.
+     */
+    post: operations["signOut"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/session": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The current dashboard session and user
+     * @description The session of the `session_token` cookie with its user and active organization; 401 when the cookie is missing, expired or unknown.
+     */
+    get: operations["getSession"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/organization/create": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an organization (a store with its own database)
+     * @description The signed-in user becomes its owner; it becomes the session's active organization if none was.
+     */
+    post: operations["createOrganization"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/organization/list": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Organizations the signed-in user belongs to
+     * @description Every organization the user is a member of, with the user's role in each.
+     */
+    get: operations["listOrganizations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/organization/set-active": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose the organization that dashboard requests act on
+     * @description Dashboard requests to `/v1` act on the active organization. An organization the user is not a member of is a 404.
+     */
+    post: operations["setActiveOrganization"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/api-key/create": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an API key (Settings → API Keys)
+     * @description Owners and admins only. The key is in this response only; the service keeps its SHA-256.
+     */
+    post: operations["createApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/api-key/list": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * API keys of an organization
+     * @description Any member may list them; `organizationId` defaults to the session's active organization (422 when there is none). Keys show only their first characters (`start`), never the key.
+     */
+    get: operations["listApiKeys"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/api-key/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke an API key; it stops working at once
+     * @description Owners and admins only (403 for members). A revoked key answers 401 from its next request on.
+     */
+    post: operations["revokeApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/products": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List active products
+     * @description Full-text `query` (prefix matching over names in every locale, descriptions, SKUs and tags; by relevance unless `sort` is given), `categoryId` (includes its subcategories), `sort` = price | name | createdAt, `order` = asc | desc (default asc, desc for createdAt). Without query or sort: newest first.
+     */
+    get: operations["listProducts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/products/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an active product by id or slug
+     * @description A draft or archived product, or one of another store, is a 404, as an unknown id.
+     */
+    get: operations["getProduct"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/categories": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List categories by position
+     * @description Every category with `parentId` (build the tree from it) and its count of active products.
+     */
+    get: operations["listCategories"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/store": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Store info: name, currency, locales, country, whether prices include tax
+     * @description What a storefront needs to format prices and pick a language; the admin settings hold the rest.
+     */
+    get: operations["getStore"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/products": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List products of every status
+     * @description The storefront list's filters plus `status`.
+     */
+    get: operations["adminListProducts"];
+    put?: never;
+    /**
+     * Create a product with its variants
+     * @description Prices are integer minor units. Without options a product has exactly one variant; with options each variant names one value of each, and no two share a combination. A variant's stock is tracked when `inventory.onHand` or `inventory.tracked` is given. Status defaults to active.
+     */
+    post: operations["adminCreateProduct"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/products/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a product of any status by id or slug
+     * @description Drafts and archived products too, with each variant's inventory.
+     */
+    get: operations["adminGetProduct"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a product and its variants
+     * @description Removes it from the catalog and search at once. Placed orders keep their own copy of its titles and prices.
+     */
+    delete: operations["adminDeleteProduct"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a product
+     * @description Any subset of the fields. A `variants` array replaces the list: entries with an `id` update that variant, entries without one are created, variants left out are deleted.
+     */
+    patch: operations["adminUpdateProduct"];
+    trace?: never;
+  };
+  "/v1/admin/categories": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List categories by position
+     * @description The same categories as the storefront list, each with its count of active products.
+     */
+    get: operations["adminListCategories"];
+    put?: never;
+    /**
+     * Create a category
+     * @description The slug is made from the default-locale name when absent. A parent must exist.
+     */
+    post: operations["adminCreateCategory"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/categories/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a category without subcategories
+     * @description A category with subcategories is a 409; its products simply lose it.
+     */
+    delete: operations["adminDeleteCategory"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a category
+     * @description A parent that would form a cycle is a 409.
+     */
+    patch: operations["adminUpdateCategory"];
+    trace?: never;
+  };
+  "/v1/admin/store": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the store settings
+     * @description Every setting, including tax rates and the low-stock threshold, which the storefront's store info leaves out.
+     */
+    get: operations["adminGetStore"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update the store settings
+     * @description Tax rates are basis points (2300 = 23 %). `locales` always includes `defaultLocale`. `currency` is fixed once an order exists (409 `CONFLICT`).
+     */
+    patch: operations["adminUpdateStore"];
+    trace?: never;
+  };
+  "/v1/admin/inventory/{variantId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set or adjust a variant's stock
+     * @description `onHand` sets the count, `adjust` adds a signed delta (the result stays within 0..1000000000, else 422); `tracked` and `allowBackorder` set the flags. Untracked variants are always available.
+     */
+    patch: operations["adminUpdateInventory"];
+    trace?: never;
+  };
+  "/v1/countries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every country, for address forms
+     * @description Names in the store's default locale or `?locale=`, whether a postal code is required, and `shipsTo` where an active shipping method serves the country.
+     */
+    get: operations["listCountries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a cart
+     * @description Optionally with an email and items. A signed-in customer (customer session) owns the cart.
+     */
+    post: operations["createCart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a cart with items, fresh totals and messages
+     * @description Prices, stock, the coupon and the shipping method are checked again on every read; `messages` say what changed (an item removed or unavailable, a new price, too little stock, a coupon or shipping method dropped).
+     */
+    get: operations["getCart"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add an item (the same variant merges)
+     * @description `variantId`, or `productId` of a single-variant product; quantity 1–999. More than the stock available is a 409 INSUFFICIENT_STOCK, unless the variant is untracked or allows backorder. A new line beyond 100 lines, or a cart subtotal or total above 10^13 minor units, is a 422 UNPROCESSABLE.
+     */
+    post: operations["addCartItem"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/items/{itemId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an item
+     * @description Totals are computed again. A cart whose order was placed is a 409.
+     */
+    delete: operations["removeCartItem"];
+    options?: never;
+    head?: never;
+    /**
+     * Change an item's quantity (0 removes it)
+     * @description A cart subtotal or total above 10^13 minor units is a 422 UNPROCESSABLE; nothing changes.
+     */
+    patch: operations["updateCartItem"];
+    trace?: never;
+  };
+  "/v1/carts/{id}/coupon": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply a coupon code (case-insensitive)
+     * @description 422 COUPON_INVALID with the reason: unknown, inactive, not started, expired, usage limit reached, minimum subtotal not met.
+     */
+    post: operations["applyCartCoupon"];
+    /**
+     * Remove the applied coupon
+     * @description Totals are computed again without the discount. A cart whose order was placed is a 409.
+     */
+    delete: operations["removeCartCoupon"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/shipping-methods": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Shipping methods for this cart, with their price for it
+     * @description Active methods serving the shipping country (all active ones before an address is set).
+     */
+    get: operations["listCartShippingMethods"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/shipping-method": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose the shipping method
+     * @description 422 when the method does not serve the shipping address.
+     */
+    post: operations["setCartShippingMethod"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/shipping-address": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the shipping address
+     * @description The country must be one the store ships to; a chosen method that does not serve it is cleared with a message.
+     */
+    post: operations["setCartShippingAddress"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/billing-address": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the billing address
+     * @description Defaults to the shipping address at place-order when not set.
+     */
+    post: operations["setCartBillingAddress"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/coupons": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List coupons, newest first
+     * @description `query` matches part of the code, case-insensitively.
+     */
+    get: operations["adminListCoupons"];
+    put?: never;
+    /**
+     * Create a coupon
+     * @description The code is stored upper-case and must be unique whatever its case (409). `value` is a whole percent 1–100 for `percentage`, minor units ≥ 1 for `fixed`, and absent or 0 for `free_shipping`. `minSubtotal` is in minor units; `endsAt` must be after `startsAt`. Active by default.
+     */
+    post: operations["adminCreateCoupon"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/coupons/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a coupon
+     * @description With its rules, validity dates and how many times it was used.
+     */
+    get: operations["adminGetCoupon"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a coupon
+     * @description Carts holding its code find it unknown from then on; placed orders keep their copy.
+     */
+    delete: operations["adminDeleteCoupon"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a coupon
+     * @description Any subset of the fields; `null` clears an optional one. Changing `type` to percentage or fixed needs a `value`. `usageCount` is read-only.
+     */
+    patch: operations["adminUpdateCoupon"];
+    trace?: never;
+  };
+  "/v1/admin/shipping-methods": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List shipping methods by position
+     * @description Every method, active or not, by position, then name in the default locale. Not paginated.
+     */
+    get: operations["adminListShippingMethods"];
+    put?: never;
+    /**
+     * Create a shipping method
+     * @description `price` and `freeOver` are minor units (shipping is free once the subtotal after discount reaches `freeOver`). `countries` lists ISO alpha-2 codes served (empty = every country). `minDays` ≤ `maxDays`, each 0–365. Active by default, position 0.
+     */
+    post: operations["adminCreateShippingMethod"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/shipping-methods/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a shipping method
+     * @description With its price, the countries it serves and whether it is active.
+     */
+    get: operations["adminGetShippingMethod"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a shipping method
+     * @description Carts that had chosen it lose it on their next read (message `SHIPPING_METHOD_CLEARED`) and must choose again; placed orders keep their copy.
+     */
+    delete: operations["adminDeleteShippingMethod"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a shipping method
+     * @description Any subset of the fields; `null` clears an optional one. `countries` replaces the list.
+     */
+    patch: operations["adminUpdateShippingMethod"];
+    trace?: never;
+  };
+  "/v1/carts/{id}/place-order": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Place the order
+     * @description Takes the stock, counts the coupon, creates or finds the customer by email, and returns the order with `accessToken` (lets a guest read it). 422 names what is missing; 409 INSUFFICIENT_STOCK when an item cannot be served, also when a concurrent buyer took the last units.
+     */
+    post: operations["placeOrder"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/orders": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in customer's orders, newest first
+     * @description Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. Each order is a summary; `GET /v1/orders/{id}` gives the full order.
+     */
+    get: operations["listOrders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/orders/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an order
+     * @description Readable by callers with admin scope, API keys and granted agents of the store, the customer session that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). Anyone else gets 404.
+     */
+    get: operations["getOrder"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List orders, newest first
+     * @description Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.
+     */
+    get: operations["adminListOrders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an order with its lines, refunds, fulfillments and events
+     * @description Any order of the store, including guest orders; the storefront's access rules do not apply to admin callers.
+     */
+    get: operations["adminGetOrder"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders/{id}/fulfill": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fulfill an order (ship it)
+     * @description Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one (cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until marked paid. Any other state is a 409 naming it.
+     */
+    post: operations["adminFulfillOrder"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders/{id}/refund": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund an order, in full or in part
+     * @description Allowed when the payment is paid or partially refunded. `amount` defaults to what is left to refund and must be between 1 and that (else 422). `restock: true` gives the order's units back to stock, once per order. Orders paid by a manual method (and Ifthenpay payments, which the merchant refunds in Ifthenpay's back office) are refunded at once; Stripe and Easypay payments are refunded through the provider after the commit (the refund stays `pending` until the provider confirms it). Send an `Idempotency-Key` so a retry never refunds twice.
+     */
+    post: operations["adminRefundOrder"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an unpaid (or fully refunded), unfulfilled order
+     * @description Allowed on an open, unfulfilled order whose payment was not received or was refunded in full. Gives its units back to stock (unless a refund already did) and its coupon use back to the coupon; it never refunds. A paid or partially refunded order is refunded instead (409).
+     */
+    post: operations["adminCancelOrder"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/orders/{id}/mark-paid": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark an order paid by a manual payment method
+     * @description For bank transfers and cash on delivery: allowed on an open order whose manual payment is pending. An order already fulfilled is completed.
+     */
+    post: operations["adminMarkOrderPaid"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/dashboard/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dashboard statistics over a date range
+     * @description `from`/`to` (ISO 8601, the range is [from, to)) default to the last 30 days; `to` must be after `from` and the range at most 366 days (else 400). Revenue is Σ(total − refunded) of orders placed in the range whose payment was taken; ordersCount counts those not cancelled; averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and the awaiting counts are the state now. salesByDay lists every UTC day of the range.
+     */
+    get: operations["adminDashboardStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/sign-up": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a storefront account and sign in
+     * @description Sets the httpOnly `customer_session` cookie and returns the token. An email that already has an account is a 409. Orders placed as a guest with the same email are not attached to the account. Past `SIGNUP_RATE_LIMIT_PER_HOUR` sign-ups per client address, a 429 `RATE_LIMITED`.
+     */
+    post: operations["signUpCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/sign-in": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in to a storefront account
+     * @description Sets the httpOnly `customer_session` cookie and returns the token. Wrong credentials are a 401 that never says whether the email exists. 429 `RATE_LIMITED` after 10 failures per client address and email in 15 minutes, or past `SIGNIN_RATE_LIMIT_PER_HOUR` attempts per address whatever the email.
+     */
+    post: operations["signInCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/sign-out": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the storefront session
+     * @description Ends the session of the `customer_session` cookie or `x-customer-session` header; 401 without one.
+     */
+    post: operations["signOutCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in storefront customer
+     * @description 401 without a customer session of this store.
+     */
+    get: operations["getAccount"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List customers, newest first
+     * @description `query` matches part of the email, first, last or full name. `ordersCount` and `lastOrderAt` count orders that are not cancelled; `totalSpent` is Σ(total − refunded) over orders whose payment was taken.
+     */
+    get: operations["adminListCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/customers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a customer with its recent orders
+     * @description With its order count, total spent and its 10 most recent orders.
+     */
+    get: operations["adminGetCustomer"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/integrations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payment provider settings, one entry per provider
+     * @description Every provider (stripe, ifthenpay, easypay), configured or not. Secrets show only whether they are set and their last four characters.
+     */
+    get: operations["adminListIntegrations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/integrations/{provider}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One payment provider's settings, with the webhook URL to paste into its dashboard
+     * @description `source` says which credentials apply: the store's own (`tenant`), the operator's (`environment`) or none.
+     */
+    get: operations["adminGetIntegration"];
+    /**
+     * Set a payment provider's settings (201 when created, 200 when replaced)
+     * @description Secret fields are stored encrypted and never returned. A secret given a string is set, `null` clears it, omitting it keeps it; non-secret fields are replaced as given. Unknown fields, invalid values and Stripe keys of different modes (test/live) are a 400 and nothing is stored. Once a store has settings for a provider, only they are used for it (delete them to go back to the operator's).
+     */
+    put: operations["adminPutIntegration"];
+    post?: never;
+    /**
+     * Delete a payment provider's settings (the operator's credentials apply again)
+     * @description The store's own credentials for this provider are deleted; payments then use the operator's credentials, if any. Owners and admins only when called from the dashboard; 404 when none were set.
+     */
+    delete: operations["adminDeleteIntegration"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/carts/{id}/payment-methods": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payment methods offered for this cart
+     * @description Card (Stripe), then MB WAY and Multibanco (EUR carts only; Ifthenpay or Easypay), then the store's manual methods. `requires: ["phone"]`: place-order needs a phone number. A cart total of 0 offers none.
+     */
+    get: operations["listCartPaymentMethods"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/orders/{id}/payment": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try the order's payment again
+     * @description Same access as reading the order. When the provider could not be reached at place-order (`payment.status` `created` without `action`), asks it again; otherwise starts a new payment with the order's method (a new card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.
+     */
+    post: operations["retryOrderPayment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/orders/{id}/payment/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a card payment when the shopper comes back from Stripe
+     * @description Same access as reading the order. Reads the Checkout Session back from Stripe and applies what it says (paid, or processing for an asynchronous method) exactly as the webhook would, once: a later `checkout.session.completed` changes nothing more. Answers the order. 503 UPSTREAM_UNAVAILABLE when Stripe cannot be reached (the webhook still completes the order).
+     */
+    post: operations["confirmOrderPayment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/readiness": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What still blocks selling
+     * @description Lists every reason the store cannot take an order yet: `NO_PRODUCT` (no active product with a variant in stock, untracked or open to backorder), `NO_SHIPPING_METHOD` (no active method serves the store's country, unless every product is digital), `NO_PAYMENT_METHOD` (no manual method and no provider integration), `NO_DOMAIN` (no domain, and the platform subdomain is only local). `ready` is true when the list is empty. The CLI prints the same list: `commerce readiness <org>`.
+     */
+    get: operations["adminGetReadiness"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Caller: {
+      orgId: string;
+      scopes: ("storefront" | "admin")[];
+      type: "agent" | "api-key" | "session" | "host";
+      /** @description Only for session and agent callers */
+      userId?: string;
+    };
+    User: {
+      id: string;
+      email: string;
+      name: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    Session: {
+      id: string;
+      activeOrganizationId: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      expiresAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    Organization: {
+      id: string;
+      slug: string;
+      name: string;
+      role: "owner" | "admin" | "member";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    ApiKey: {
+      id: string;
+      name: string;
+      /** @description First characters of the key, to tell keys apart */
+      start: string;
+      metadata: {
+        organizationId: string;
+        scopes: ("storefront" | "admin")[];
+      };
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      expiresAt: string | null;
+      revokedAt: string | null;
+    };
+    PageMeta: {
+      page: number;
+      limit: number;
+      total: number;
+    };
+    StorefrontProduct: {
+      id: string;
+      slug: string;
+      status: "draft" | "active" | "archived";
+      name: components["schemas"]["LocalizedText"];
+      description: components["schemas"]["LocalizedText"] | null;
+      categoryIds: string[];
+      tags: string[];
+      images: {
+        url: string;
+        alt?: string;
+      }[];
+      options: {
+        name: string;
+        values: string[];
+      }[];
+      variants: components["schemas"]["StorefrontVariant"][];
+      priceRange: {
+        min: components["schemas"]["Money"];
+        max: components["schemas"]["Money"];
+      };
+      /** @description Some variant is available */
+      inStock: boolean;
+      /** @description In stock, and every available variant is low on stock */
+      lowStock: boolean;
+      taxRate: number | null;
+      requiresShipping: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    /** @description Text per locale (BCP 47 keys); the store's default locale is required */
+    LocalizedText: {
+      [key: string]: string;
+    };
+    StorefrontVariant: {
+      id: string;
+      sku: string | null;
+      title: string;
+      options: {
+        [key: string]: string;
+      };
+      price: components["schemas"]["Money"];
+      compareAtPrice: components["schemas"]["Money"] | null;
+      /** @description Can be bought now: untracked, backorder allowed or in stock */
+      available: boolean;
+      /** @description Few units left: stock is tracked without backorder and at most the store's `lowStockThreshold` units remain (sold out is `available: false`) */
+      lowStock: boolean;
+    };
+    Money: {
+      /** @description Integer minor units (cents) */
+      amount: number;
+      /** @description ISO 4217 */
+      currency: string;
+    };
+    Category: {
+      id: string;
+      slug: string;
+      name: components["schemas"]["LocalizedText"];
+      description: components["schemas"]["LocalizedText"] | null;
+      parentId: string | null;
+      position: number;
+      /** @description Active products in this category */
+      productCount: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    Store: {
+      name: string;
+      currency: string;
+      defaultLocale: string;
+      locales: string[];
+      country: string;
+      pricesIncludeTax: boolean;
+    };
+    Product: {
+      id: string;
+      slug: string;
+      status: "draft" | "active" | "archived";
+      name: components["schemas"]["LocalizedText"];
+      description: components["schemas"]["LocalizedText"] | null;
+      categoryIds: string[];
+      tags: string[];
+      images: {
+        url: string;
+        alt?: string;
+      }[];
+      options: {
+        name: string;
+        values: string[];
+      }[];
+      variants: components["schemas"]["Variant"][];
+      priceRange: {
+        min: components["schemas"]["Money"];
+        max: components["schemas"]["Money"];
+      };
+      /** @description Some variant is available */
+      inStock: boolean;
+      /** @description In stock, and every available variant is low on stock */
+      lowStock: boolean;
+      taxRate: number | null;
+      requiresShipping: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    Variant: {
+      id: string;
+      sku: string | null;
+      title: string;
+      options: {
+        [key: string]: string;
+      };
+      price: components["schemas"]["Money"];
+      compareAtPrice: components["schemas"]["Money"] | null;
+      /** @description Can be bought now: untracked, backorder allowed or in stock */
+      available: boolean;
+      /** @description Few units left: stock is tracked without backorder and at most the store's `lowStockThreshold` units remain (sold out is `available: false`) */
+      lowStock: boolean;
+      inventory: components["schemas"]["Inventory"];
+    };
+    Inventory: {
+      tracked: boolean;
+      onHand: number;
+      allowBackorder: boolean;
+    };
+    StoreSettings: {
+      name: string;
+      currency: string;
+      defaultLocale: string;
+      locales: string[];
+      country: string;
+      pricesIncludeTax: boolean;
+      taxRates: {
+        country: string;
+        rate: number;
+      }[];
+      contactEmail: string | null;
+      lowStockThreshold: number;
+      manualPaymentMethods: string[];
+      /** @description Browser origins allowed to call the storefront operations (CORS) */
+      allowedOrigins: string[];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    InventoryLevel: {
+      variantId: string;
+      productId: string;
+      sku: string | null;
+      tracked: boolean;
+      onHand: number;
+      allowBackorder: boolean;
+    };
+    Country: {
+      code: string;
+      name: string;
+      postalCodeRequired: boolean;
+      /** @description Some active shipping method serves it */
+      shipsTo: boolean;
+    };
+    Cart: {
+      id: string;
+      status: "active" | "completed";
+      currency: string;
+      email: string | null;
+      customerId: string | null;
+      items: components["schemas"]["CartItem"][];
+      /** @description Sum of quantities */
+      itemCount: number;
+      coupon: {
+        code: string;
+        type: string;
+        value: number;
+      } | null;
+      shippingAddress: components["schemas"]["Address"] | null;
+      billingAddress: components["schemas"]["Address"] | null;
+      shippingMethod: {
+        id: string;
+        name: components["schemas"]["LocalizedText"];
+        price: components["schemas"]["Money"];
+      } | null;
+      totals: components["schemas"]["CartTotals"];
+      pricesIncludeTax: boolean;
+      messages: {
+        code: string;
+        message: string;
+        itemId?: string;
+      }[];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    CartItem: {
+      id: string;
+      productId: string;
+      variantId: string;
+      productName: components["schemas"]["LocalizedText"];
+      variantTitle: string;
+      sku: string | null;
+      image: {
+        url: string;
+        alt?: string;
+      } | null;
+      unitPrice: components["schemas"]["Money"];
+      quantity: number;
+      subtotal: components["schemas"]["Money"];
+      discount: components["schemas"]["Money"];
+      total: components["schemas"]["Money"];
+    };
+    Address: {
+      firstName: string;
+      lastName: string;
+      company?: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      postalCode?: string;
+      region?: string;
+      /** @description ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+    };
+    CartTotals: {
+      subtotal: components["schemas"]["Money"];
+      discount: components["schemas"]["Money"];
+      shipping: components["schemas"]["Money"];
+      tax: components["schemas"]["Money"];
+      total: components["schemas"]["Money"];
+    };
+    CartShippingMethod: {
+      id: string;
+      name: components["schemas"]["LocalizedText"];
+      description: components["schemas"]["LocalizedText"] | null;
+      price: components["schemas"]["Money"];
+      minDays: number | null;
+      maxDays: number | null;
+    };
+    Coupon: {
+      id: string;
+      /** @description Upper-case; matched case-insensitively */
+      code: string;
+      /** @description percentage (value = percent 1–100), fixed (value = minor units), free_shipping (no value) */
+      type: "percentage" | "fixed" | "free_shipping";
+      /** @description Percent (1–100) for percentage, minor units of the store currency for fixed, 0 for free_shipping */
+      value: number;
+      minSubtotal: components["schemas"]["Money"] | null;
+      startsAt: string | null;
+      endsAt: string | null;
+      usageLimit: number | null;
+      /** @description Orders placed with it (read-only) */
+      usageCount: number;
+      active: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    ShippingMethod: {
+      id: string;
+      name: components["schemas"]["LocalizedText"];
+      description: components["schemas"]["LocalizedText"] | null;
+      price: components["schemas"]["Money"];
+      freeOver: components["schemas"]["Money"] | null;
+      /** @description ISO 3166-1 alpha-2; empty = every country */
+      countries: string[];
+      minDays: number | null;
+      maxDays: number | null;
+      active: boolean;
+      position: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    Order: {
+      id: string;
+      /** @description Per-store sequence from 1001 */
+      number: number;
+      status: "open" | "completed" | "cancelled";
+      paymentStatus:
+        | "pending"
+        | "processing"
+        | "paid"
+        | "partially_refunded"
+        | "refunded"
+        | "failed"
+        | "expired";
+      fulfillmentStatus: "unfulfilled" | "fulfilled";
+      email: string;
+      customerId: string;
+      currency: string;
+      items: {
+        productId: string;
+        variantId: string;
+        productName: components["schemas"]["LocalizedText"];
+        variantTitle: string;
+        sku: string | null;
+        unitPrice: components["schemas"]["Money"];
+        quantity: number;
+        subtotal: components["schemas"]["Money"];
+        discount: components["schemas"]["Money"];
+        /** @description Basis points */
+        taxRate: number;
+        tax: components["schemas"]["Money"];
+        total: components["schemas"]["Money"];
+      }[];
+      shippingAddress: components["schemas"]["Address"] | null;
+      billingAddress: components["schemas"]["Address"] | null;
+      shippingMethod: {
+        id: string;
+        name: components["schemas"]["LocalizedText"];
+        price: components["schemas"]["Money"];
+      } | null;
+      coupon: {
+        code: string;
+        type: string;
+        value: number;
+      } | null;
+      paymentMethod: {
+        id: string;
+        provider: string;
+        type: string;
+      } | null;
+      totals: components["schemas"]["OrderTotals"];
+      /** @description The latest payment attempt and what the shopper must do next (`action`); no `action` while the provider has not answered yet (retry with POST /v1/orders/{id}/payment) */
+      payment: components["schemas"]["OrderPayment"] | null;
+      /** @description Every payment attempt, oldest first */
+      payments: components["schemas"]["OrderPayment"][];
+      /** @description amount_mismatch, duplicate_payment, paid_after_cancel, reopened_after_payment, refund_required, chargeback */
+      paymentFlags: string[];
+      refunds: {
+        id: string;
+        amount: components["schemas"]["Money"];
+        reason: string | null;
+        status: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC
+         */
+        createdAt: string;
+      }[];
+      fulfillments: {
+        id: string;
+        carrier: string | null;
+        trackingNumber: string | null;
+        trackingUrl: string | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC
+         */
+        createdAt: string;
+      }[];
+      events: {
+        type: string;
+        message: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC
+         */
+        createdAt: string;
+      }[];
+      note: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      placedAt: string;
+      paidAt: string | null;
+      cancelledAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    OrderTotals: {
+      subtotal: components["schemas"]["Money"];
+      discount: components["schemas"]["Money"];
+      shipping: components["schemas"]["Money"];
+      tax: components["schemas"]["Money"];
+      total: components["schemas"]["Money"];
+      refunded: components["schemas"]["Money"];
+    };
+    OrderPayment: {
+      attemptId: string;
+      provider: string;
+      /** @description card, mbway, multibanco */
+      method: string;
+      /** @description created, processing, authorized, succeeded, failed, expired, mismatch */
+      status: string;
+      /** @description Minor units, in the order's currency */
+      amount: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      expiresAt?: string;
+      action?:
+        | {
+            /** @constant */
+            type: "redirect";
+            /** @description The provider's payment page */
+            url: string;
+          }
+        | {
+            /** @constant */
+            type: "reference";
+            entity: string;
+            reference: string;
+            /** @description Minor units */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expiresAt: string;
+          }
+        | {
+            /** @constant */
+            type: "push";
+            /** @description Approve the payment in the MB WAY app of this phone */
+            phone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expiresAt: string;
+          }
+        | {
+            /** @constant */
+            type: "offline";
+            instructions: components["schemas"]["LocalizedText"];
+          };
+    };
+    OrderSummary: {
+      id: string;
+      /** @description Per-store sequence from 1001 */
+      number: number;
+      status: "open" | "completed" | "cancelled";
+      paymentStatus:
+        | "pending"
+        | "processing"
+        | "paid"
+        | "partially_refunded"
+        | "refunded"
+        | "failed"
+        | "expired";
+      fulfillmentStatus: "unfulfilled" | "fulfilled";
+      email: string;
+      customerId: string;
+      totals: components["schemas"]["OrderTotals"];
+      /** @description Units ordered (the sum of the lines' quantities) */
+      itemCount: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      placedAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    DashboardStats: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      to: string;
+      revenue: components["schemas"]["Money"];
+      ordersCount: number;
+      averageOrderValue: components["schemas"]["Money"];
+      customersCount: number;
+      newCustomersCount: number;
+      productsCount: number;
+      lowStockVariants: number;
+      ordersAwaitingPayment: number;
+      ordersAwaitingFulfillment: number;
+      topProducts: {
+        productId: string;
+        name: components["schemas"]["LocalizedText"];
+        quantity: number;
+        revenue: components["schemas"]["Money"];
+      }[];
+      salesByDay: {
+        /** @description YYYY-MM-DD (UTC) */
+        date: string;
+        orders: number;
+        revenue: components["schemas"]["Money"];
+      }[];
+    };
+    Account: {
+      id: string;
+      email: string;
+      firstName: string | null;
+      lastName: string | null;
+      /** @constant */
+      hasAccount: true;
+    };
+    Customer: {
+      id: string;
+      email: string;
+      firstName: string | null;
+      lastName: string | null;
+      phone: string | null;
+      hasAccount: boolean;
+      /** @description Orders that are not cancelled */
+      ordersCount: number;
+      totalSpent: components["schemas"]["Money"];
+      lastOrderAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    Integration: {
+      provider: string;
+      source: "tenant" | "environment" | "none";
+      enabled: boolean;
+      settings: {
+        [key: string]: string | number;
+      };
+      secrets: {
+        [key: string]:
+          | {
+              /** @constant */
+              set: true;
+              last4: string | null;
+            }
+          | {
+              /** @constant */
+              set: false;
+            };
+      };
+      /** @description Paste this into the provider's dashboard */
+      webhookUrl: string;
+      updatedAt: string | null;
+    };
+    PaymentMethod: {
+      id: string;
+      type: string;
+      provider: string;
+      flow: string;
+      name: components["schemas"]["LocalizedText"];
+      requires: string[];
+    };
+    Readiness: {
+      /** @description True when nothing blocks the first order */
+      ready: boolean;
+      blockers: {
+        /** @description Stable code of what blocks selling */
+        code: "NO_PRODUCT" | "NO_SHIPPING_METHOD" | "NO_PAYMENT_METHOD" | "NO_DOMAIN";
+        message: string;
+        /** @description The endpoint or CLI command that removes it */
+        fix: string;
+      }[];
+    };
+    Error: {
+      /** @description Human-readable message */
+      error: string;
+      /** @description Machine code, e.g. VALIDATION_ERROR */
+      code: string;
+      /** @description Same as the HTTP status */
+      status: number;
+      /** @description Where the input was wrong (validation) or which rule refused it */
+      details?: {
+        path: string;
+        message: string;
+      }[];
+    };
+  };
+  responses: {
+    /** @description Internal error, never caused by the input: report it with the `x-request-id` (`INTERNAL`). */
+    Internal: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "INTERNAL";
+        };
+      };
+    };
+    /** @description Temporarily unavailable (`UNAVAILABLE`). */
+    Unavailable: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        "retry-after": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "UNAVAILABLE";
+        };
+      };
+    };
+    /** @description No valid credential (`UNAUTHORIZED`). */
+    Unauthorized: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "UNAUTHORIZED";
+        };
+      };
+    };
+    /** @description The caller lacks the required scope (`FORBIDDEN`). */
+    Forbidden: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "FORBIDDEN";
+        };
+      };
+    };
+    /** @description Malformed input (`VALIDATION_ERROR`). */
+    ValidationError: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "VALIDATION_ERROR";
+        };
+      };
+    };
+    /** @description The caller lacks the required scope (`SIGNUP_DISABLED`). */
+    SignupDisabled: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "SIGNUP_DISABLED";
+        };
+      };
+    };
+    /** @description Conflict with the current state (`CONFLICT`). */
+    Conflict: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "CONFLICT";
+        };
+      };
+    };
+    /** @description Request body too large (`PAYLOAD_TOO_LARGE`). */
+    PayloadTooLarge: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "PAYLOAD_TOO_LARGE";
+        };
+      };
+    };
+    /** @description Too many requests: wait for `Retry-After` seconds (`RATE_LIMITED`). */
+    RateLimited: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        "retry-after": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "RATE_LIMITED";
+        };
+      };
+    };
+    /** @description Not found, also for another tenant's ids (`NOT_FOUND`). */
+    NotFound: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "NOT_FOUND";
+        };
+      };
+    };
+    /** @description A business rule refuses the request (`UNPROCESSABLE`). */
+    Unprocessable: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "UNPROCESSABLE";
+        };
+      };
+    };
+    /** @description Conflict with the current state (`CONFLICT`, `IDEMPOTENCY_CONFLICT`). */
+    ConflictOrIdempotencyConflict: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "CONFLICT" | "IDEMPOTENCY_CONFLICT";
+        };
+      };
+    };
+    /** @description Conflict with the current state (`IDEMPOTENCY_CONFLICT`). */
+    IdempotencyConflict: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "IDEMPOTENCY_CONFLICT";
+        };
+      };
+    };
+    /** @description Conflict with the current state (`IDEMPOTENCY_CONFLICT`, `INSUFFICIENT_STOCK`). */
+    IdempotencyConflictOrInsufficientStock: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "IDEMPOTENCY_CONFLICT" | "INSUFFICIENT_STOCK";
+        };
+      };
+    };
+    /** @description Conflict with the current state (`CONFLICT`, `IDEMPOTENCY_CONFLICT`, `INSUFFICIENT_STOCK`). */
+    ConflictOrIdempotencyConflictOrInsufficientStock: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "INSUFFICIENT_STOCK";
+        };
+      };
+    };
+    /** @description A business rule refuses the request (`COUPON_INVALID`). */
+    CouponInvalid: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "COUPON_INVALID";
+        };
+      };
+    };
+    /** @description A business rule refuses the request (`COUPON_INVALID`, `UNPROCESSABLE`). */
+    CouponInvalidOrUnprocessable: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "COUPON_INVALID" | "UNPROCESSABLE";
+        };
+      };
+    };
+    /** @description Temporarily unavailable (`UPSTREAM_UNAVAILABLE`). */
+    UpstreamUnavailable: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        "retry-after": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "UPSTREAM_UNAVAILABLE";
+        };
+      };
+    };
+  };
+  parameters: {
+    /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+    IdempotencyKey: string;
+    /** @description Page number, from 1. Out of range is a 400, never clamped. */
+    Page: number;
+    /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+    Limit: number;
+    /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+    IfNoneMatch: string;
+  };
+  requestBodies: never;
+  headers: {
+    /** @description The request's id, also in the service's log line: the client's own `x-request-id` when it sent a valid one (1–128 of `A-Z a-z 0-9 . _ : -`), else a new UUID. Quote it when reporting a problem. */
+    RequestId: string;
+    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was done again); absent otherwise. */
+    IdempotentReplayed: "true";
+    /** @description Seconds to wait before trying again. */
+    RetryAfter: number;
+    /** @description Strong validator of this body (each content coding has its own); send it in `If-None-Match` to get a 304 while the data has not changed. */
+    ETag: string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @constant */
+              status: "ok";
+            };
+          };
+        };
+      };
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Caller"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  signUpEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          /** @description At least 8 characters */
+          password: string;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      403: components["responses"]["SignupDisabled"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  signInEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              success: boolean;
+            };
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  createOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          slug?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Organization"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listOrganizations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Organization"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  setActiveOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`org_…`) */
+          organizationId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /**
+           * @default [
+           *       "storefront"
+           *     ]
+           */
+          scopes?: ("storefront" | "admin")[];
+          /** @description Id (`org_…`) */
+          organizationId?: string;
+          /** @description Seconds */
+          expiresIn?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: string;
+              name: string;
+              /** @description First characters of the key, to tell keys apart */
+              start: string;
+              metadata: {
+                organizationId: string;
+                scopes: ("storefront" | "admin")[];
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              expiresAt: string | null;
+              revokedAt: string | null;
+              /** @description The key itself; shown only in this response */
+              key: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description Id (`org_…`) */
+        organizationId?: string;
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ApiKey"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`key_…`) */
+          keyId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ApiKey"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listProducts: {
+    parameters: {
+      query?: {
+        /** @description Full-text search, prefix matching */
+        query?: string;
+        /** @description Id (`cat_…`) */
+        categoryId?: string;
+        /** @description Sort field */
+        sort?: "price" | "name" | "createdAt";
+        /** @description Default asc, desc for createdAt */
+        order?: "asc" | "desc";
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *           "slug": "linen-shirt",
+           *           "status": "active",
+           *           "name": {
+           *             "en": "Linen shirt",
+           *             "pt": "Camisa de linho"
+           *           },
+           *           "description": {
+           *             "en": "Washed linen, relaxed fit."
+           *           },
+           *           "categoryIds": [],
+           *           "tags": [],
+           *           "images": [],
+           *           "options": [],
+           *           "variants": [
+           *             {
+           *               "id": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *               "sku": "LIN-SHIRT-M",
+           *               "title": "Default",
+           *               "options": {},
+           *               "price": {
+           *                 "amount": 4500,
+           *                 "currency": "EUR"
+           *               },
+           *               "compareAtPrice": null,
+           *               "available": true,
+           *               "lowStock": false
+           *             }
+           *           ],
+           *           "priceRange": {
+           *             "min": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "max": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             }
+           *           },
+           *           "inStock": true,
+           *           "lowStock": false,
+           *           "taxRate": null,
+           *           "requiresShipping": true,
+           *           "createdAt": "2026-11-24T08:19:14.771Z",
+           *           "updatedAt": "2026-11-24T08:19:14.771Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "limit": 20,
+           *         "total": 1
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["StorefrontProduct"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path: {
+        /** @description Product id or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *         "slug": "linen-shirt",
+           *         "status": "active",
+           *         "name": {
+           *           "en": "Linen shirt",
+           *           "pt": "Camisa de linho"
+           *         },
+           *         "description": {
+           *           "en": "Washed linen, relaxed fit."
+           *         },
+           *         "categoryIds": [],
+           *         "tags": [],
+           *         "images": [],
+           *         "options": [],
+           *         "variants": [
+           *           {
+           *             "id": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *             "sku": "LIN-SHIRT-M",
+           *             "title": "Default",
+           *             "options": {},
+           *             "price": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "compareAtPrice": null,
+           *             "available": true,
+           *             "lowStock": false
+           *           }
+           *         ],
+           *         "priceRange": {
+           *           "min": {
+           *             "amount": 4500,
+           *             "currency": "EUR"
+           *           },
+           *           "max": {
+           *             "amount": 4500,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "inStock": true,
+           *         "lowStock": false,
+           *         "taxRate": null,
+           *         "requiresShipping": true,
+           *         "createdAt": "2026-11-24T08:19:14.771Z",
+           *         "updatedAt": "2026-11-24T08:19:14.771Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["StorefrontProduct"];
+          };
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listCategories: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Category"][];
+          };
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getStore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Store"];
+          };
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListProducts: {
+    parameters: {
+      query?: {
+        /** @description Full-text search, prefix matching */
+        query?: string;
+        /** @description Id (`cat_…`) */
+        categoryId?: string;
+        /** @description Sort field */
+        sort?: "price" | "name" | "createdAt";
+        /** @description Default asc, desc for createdAt */
+        order?: "asc" | "desc";
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+        status?: "draft" | "active" | "archived";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Product"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminCreateProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: {
+            [key: string]: string;
+          };
+          slug?: string;
+          status?: "draft" | "active" | "archived";
+          description?: {
+            [key: string]: string;
+          } | null;
+          categoryIds?: string[];
+          tags?: string[];
+          images?: {
+            url: string;
+            alt?: string;
+          }[];
+          options?: {
+            name: string;
+            values: string[];
+          }[];
+          taxRate?: number | null;
+          requiresShipping?: boolean;
+          variants: {
+            /** @description Id (`var_…`) */
+            id?: string;
+            sku?: string | null;
+            title?: string;
+            options?: {
+              [key: string]: string;
+            };
+            /** @description Price in minor units */
+            price: number;
+            compareAtPrice?: number | null;
+            inventory?: {
+              tracked?: boolean;
+              onHand?: number;
+              allowBackorder?: boolean;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Product id or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDeleteProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`prod_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`prod_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: {
+            [key: string]: string;
+          };
+          slug?: string;
+          status?: "draft" | "active" | "archived";
+          description?: {
+            [key: string]: string;
+          } | null;
+          categoryIds?: string[];
+          tags?: string[];
+          images?: {
+            url: string;
+            alt?: string;
+          }[];
+          options?: {
+            name: string;
+            values: string[];
+          }[];
+          taxRate?: number | null;
+          requiresShipping?: boolean;
+          variants?: {
+            /** @description Id (`var_…`) */
+            id?: string;
+            sku?: string | null;
+            title?: string;
+            options?: {
+              [key: string]: string;
+            };
+            /** @description Price in minor units */
+            price: number;
+            compareAtPrice?: number | null;
+            inventory?: {
+              tracked?: boolean;
+              onHand?: number;
+              allowBackorder?: boolean;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListCategories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Category"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminCreateCategory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: {
+            [key: string]: string;
+          };
+          slug?: string;
+          description?: {
+            [key: string]: string;
+          } | null;
+          parentId?: string | null;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Category"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDeleteCategory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cat_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateCategory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cat_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: {
+            [key: string]: string;
+          };
+          slug?: string;
+          description?: {
+            [key: string]: string;
+          } | null;
+          parentId?: string | null;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Category"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetStore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["StoreSettings"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateStore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          currency?: string;
+          defaultLocale?: string;
+          locales?: string[];
+          /** @description ISO 3166-1 alpha-2 */
+          country?: string;
+          pricesIncludeTax?: boolean;
+          taxRates?: {
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            /** @description Basis points */
+            rate: number;
+          }[];
+          contactEmail?: string | null;
+          lowStockThreshold?: number;
+          manualPaymentMethods?: ("bank_transfer" | "cash_on_delivery")[];
+          /** @description Browser origins (e.g. `https://shop.example`) whose pages may call the storefront operations; `http://localhost[:port]` is allowed for development */
+          allowedOrigins?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["StoreSettings"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateInventory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`var_…`) */
+        variantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Set the count */
+          onHand?: number;
+          /** @description Add (or remove) units; the result stays within 0..1000000000 */
+          adjust?: number;
+          tracked?: boolean;
+          allowBackorder?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["InventoryLevel"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listCountries: {
+    parameters: {
+      query?: {
+        locale?: string;
+      };
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Country"][];
+          };
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  createCart: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com"
+         *     }
+         */
+        "application/json": {
+          /** Format: email */
+          email?: string;
+          items?: {
+            /** @description Id (`var_…`) */
+            variantId?: string;
+            /** @description Id (`prod_…`) */
+            productId?: string;
+            quantity: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "cart_0VbsQ4kCZakLMA6qr0VeAzPf",
+           *         "status": "active",
+           *         "currency": "EUR",
+           *         "email": "ana@example.com",
+           *         "customerId": null,
+           *         "items": [],
+           *         "itemCount": 0,
+           *         "coupon": null,
+           *         "shippingAddress": null,
+           *         "billingAddress": null,
+           *         "shippingMethod": null,
+           *         "totals": {
+           *           "subtotal": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "discount": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "shipping": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "tax": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "total": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "pricesIncludeTax": true,
+           *         "messages": [],
+           *         "createdAt": "2026-11-24T08:19:14.801Z",
+           *         "updatedAt": "2026-11-24T08:19:14.801Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "cart_0VbsQ4kCZakLMA6qr0VeAzPf",
+           *         "status": "active",
+           *         "currency": "EUR",
+           *         "email": "ana@example.com",
+           *         "customerId": null,
+           *         "items": [
+           *           {
+           *             "id": "item_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *             "productId": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *             "variantId": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *             "productName": {
+           *               "en": "Linen shirt",
+           *               "pt": "Camisa de linho"
+           *             },
+           *             "variantTitle": "Default",
+           *             "sku": "LIN-SHIRT-M",
+           *             "image": null,
+           *             "unitPrice": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "quantity": 2,
+           *             "subtotal": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             },
+           *             "discount": {
+           *               "amount": 0,
+           *               "currency": "EUR"
+           *             },
+           *             "total": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             }
+           *           }
+           *         ],
+           *         "itemCount": 2,
+           *         "coupon": null,
+           *         "shippingAddress": {
+           *           "firstName": "Ana",
+           *           "lastName": "Silva",
+           *           "line1": "Rua Augusta 10",
+           *           "city": "Lisboa",
+           *           "country": "PT",
+           *           "postalCode": "1100-053"
+           *         },
+           *         "billingAddress": null,
+           *         "shippingMethod": {
+           *           "id": "shp_0VbsQ4jWFrb8RKDbEf9Szr9e",
+           *           "name": {
+           *             "en": "Portugal"
+           *           },
+           *           "price": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "totals": {
+           *           "subtotal": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "discount": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "shipping": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "tax": {
+           *             "amount": 1683,
+           *             "currency": "EUR"
+           *           },
+           *           "total": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "pricesIncludeTax": true,
+           *         "messages": [],
+           *         "createdAt": "2026-11-24T08:19:14.801Z",
+           *         "updatedAt": "2026-11-24T08:19:14.809Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  addCartItem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "variantId": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+         *       "quantity": 2
+         *     }
+         */
+        "application/json": {
+          /** @description Id (`var_…`) */
+          variantId?: string;
+          /** @description Id (`prod_…`) */
+          productId?: string;
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "cart_0VbsQ4kCZakLMA6qr0VeAzPf",
+           *         "status": "active",
+           *         "currency": "EUR",
+           *         "email": "ana@example.com",
+           *         "customerId": null,
+           *         "items": [
+           *           {
+           *             "id": "item_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *             "productId": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *             "variantId": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *             "productName": {
+           *               "en": "Linen shirt",
+           *               "pt": "Camisa de linho"
+           *             },
+           *             "variantTitle": "Default",
+           *             "sku": "LIN-SHIRT-M",
+           *             "image": null,
+           *             "unitPrice": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "quantity": 2,
+           *             "subtotal": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             },
+           *             "discount": {
+           *               "amount": 0,
+           *               "currency": "EUR"
+           *             },
+           *             "total": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             }
+           *           }
+           *         ],
+           *         "itemCount": 2,
+           *         "coupon": null,
+           *         "shippingAddress": null,
+           *         "billingAddress": null,
+           *         "shippingMethod": null,
+           *         "totals": {
+           *           "subtotal": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "discount": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "shipping": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "tax": {
+           *             "amount": 1683,
+           *             "currency": "EUR"
+           *           },
+           *           "total": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "pricesIncludeTax": true,
+           *         "messages": [],
+           *         "createdAt": "2026-11-24T08:19:14.801Z",
+           *         "updatedAt": "2026-11-24T08:19:14.805Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  removeCartItem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+        /** @description Id (`item_…`) */
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  updateCartItem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+        /** @description Id (`item_…`) */
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 0 removes */
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  applyCartCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["CouponInvalid"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  removeCartCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listCartShippingMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CartShippingMethod"][];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  setCartShippingMethod: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`shp_…`) */
+          shippingMethodId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  setCartShippingAddress: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Address"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  setCartBillingAddress: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Address"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Cart"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListCoupons: {
+    parameters: {
+      query?: {
+        /** @description Part of the code (case-insensitive) */
+        query?: string;
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Coupon"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminCreateCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1–64 letters, digits, `-` or `_`; stored upper-case */
+          code: string;
+          /** @description percentage (value = percent 1–100), fixed (value = minor units), free_shipping (no value) */
+          type: "percentage" | "fixed" | "free_shipping";
+          /** @description Percent 1–100 (percentage), minor units ≥ 1 (fixed), absent or 0 (free_shipping) */
+          value?: number;
+          minSubtotal?: number | null;
+          startsAt?: string | null;
+          endsAt?: string | null;
+          usageLimit?: number | null;
+          /** @description Default true */
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Coupon"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`cpn_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Coupon"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDeleteCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cpn_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cpn_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1–64 letters, digits, `-` or `_`; stored upper-case */
+          code?: string;
+          /** @description percentage (value = percent 1–100), fixed (value = minor units), free_shipping (no value) */
+          type?: "percentage" | "fixed" | "free_shipping";
+          /** @description Percent 1–100 (percentage), minor units ≥ 1 (fixed), absent or 0 (free_shipping) */
+          value?: number;
+          minSubtotal?: number | null;
+          startsAt?: string | null;
+          endsAt?: string | null;
+          usageLimit?: number | null;
+          /** @description Default true */
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Coupon"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListShippingMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ShippingMethod"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminCreateShippingMethod: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Text per locale; the store's default locale is required */
+          name: {
+            [key: string]: string;
+          };
+          /** @description Price in minor units */
+          price: number;
+          description?: {
+            [key: string]: string;
+          } | null;
+          freeOver?: number | null;
+          /** @description Countries served; empty = every country. Duplicates are dropped */
+          countries?: string[];
+          minDays?: number | null;
+          maxDays?: number | null;
+          /** @description Default true */
+          active?: boolean;
+          /** @description Default 0 */
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ShippingMethod"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetShippingMethod: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`shp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ShippingMethod"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDeleteShippingMethod: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`shp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminUpdateShippingMethod: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`shp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Text per locale; the store's default locale is required */
+          name?: {
+            [key: string]: string;
+          };
+          /** @description Price in minor units */
+          price?: number;
+          description?: {
+            [key: string]: string;
+          } | null;
+          freeOver?: number | null;
+          /** @description Countries served; empty = every country. Duplicates are dropped */
+          countries?: string[];
+          minDays?: number | null;
+          maxDays?: number | null;
+          /** @description Default true */
+          active?: boolean;
+          /** @description Default 0 */
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ShippingMethod"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  placeOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "note": "Please leave it with the neighbour."
+         *     }
+         */
+        "application/json": {
+          /** Format: email */
+          email?: string;
+          paymentMethodId?: string;
+          /** @description For methods that require a phone (MB WAY); default: the billing or shipping address's */
+          phone?: string;
+          /** @description Where a redirect payment (card) sends the shopper back to */
+          returnUrl?: string;
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ord_0VbsQ4kPBABCVxkvGqRJzntQ",
+           *         "number": 1001,
+           *         "status": "open",
+           *         "paymentStatus": "pending",
+           *         "fulfillmentStatus": "unfulfilled",
+           *         "email": "ana@example.com",
+           *         "customerId": "cus_0VbsQ4kP9sY3cfIIZWe77EGh",
+           *         "currency": "EUR",
+           *         "items": [
+           *           {
+           *             "productId": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *             "variantId": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *             "productName": {
+           *               "en": "Linen shirt",
+           *               "pt": "Camisa de linho"
+           *             },
+           *             "variantTitle": "Default",
+           *             "sku": "LIN-SHIRT-M",
+           *             "unitPrice": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "quantity": 2,
+           *             "subtotal": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             },
+           *             "discount": {
+           *               "amount": 0,
+           *               "currency": "EUR"
+           *             },
+           *             "taxRate": 2300,
+           *             "tax": {
+           *               "amount": 1683,
+           *               "currency": "EUR"
+           *             },
+           *             "total": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             }
+           *           }
+           *         ],
+           *         "shippingAddress": {
+           *           "firstName": "Ana",
+           *           "lastName": "Silva",
+           *           "line1": "Rua Augusta 10",
+           *           "city": "Lisboa",
+           *           "country": "PT",
+           *           "postalCode": "1100-053"
+           *         },
+           *         "billingAddress": {
+           *           "firstName": "Ana",
+           *           "lastName": "Silva",
+           *           "line1": "Rua Augusta 10",
+           *           "city": "Lisboa",
+           *           "country": "PT",
+           *           "postalCode": "1100-053"
+           *         },
+           *         "shippingMethod": {
+           *           "id": "shp_0VbsQ4jWFrb8RKDbEf9Szr9e",
+           *           "name": {
+           *             "en": "Portugal"
+           *           },
+           *           "price": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "coupon": null,
+           *         "paymentMethod": null,
+           *         "totals": {
+           *           "subtotal": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "discount": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "shipping": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "tax": {
+           *             "amount": 1683,
+           *             "currency": "EUR"
+           *           },
+           *           "total": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "refunded": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "payment": null,
+           *         "payments": [],
+           *         "paymentFlags": [],
+           *         "refunds": [],
+           *         "fulfillments": [],
+           *         "events": [
+           *           {
+           *             "type": "placed",
+           *             "message": "Order #1001 placed",
+           *             "createdAt": "2026-11-24T08:19:14.813Z"
+           *           }
+           *         ],
+           *         "note": "Please leave it with the neighbour.",
+           *         "placedAt": "2026-11-24T08:19:14.813Z",
+           *         "paidAt": null,
+           *         "cancelledAt": null,
+           *         "updatedAt": "2026-11-24T08:19:14.813Z",
+           *         "accessToken": "3FDheAJ23MXJs2PuyRO9vEvOXIewNVg6WqM1i90JfcO"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Order"] & {
+              /** @description Lets a guest read this order: GET /v1/orders/{id}?token= */
+              accessToken: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["CouponInvalidOrUnprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["OrderSummary"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: {
+        /** @description The order's access token (guest checkout) */
+        token?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ord_0VbsQ4kPBABCVxkvGqRJzntQ",
+           *         "number": 1001,
+           *         "status": "open",
+           *         "paymentStatus": "pending",
+           *         "fulfillmentStatus": "unfulfilled",
+           *         "email": "ana@example.com",
+           *         "customerId": "cus_0VbsQ4kP9sY3cfIIZWe77EGh",
+           *         "currency": "EUR",
+           *         "items": [
+           *           {
+           *             "productId": "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
+           *             "variantId": "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
+           *             "productName": {
+           *               "en": "Linen shirt",
+           *               "pt": "Camisa de linho"
+           *             },
+           *             "variantTitle": "Default",
+           *             "sku": "LIN-SHIRT-M",
+           *             "unitPrice": {
+           *               "amount": 4500,
+           *               "currency": "EUR"
+           *             },
+           *             "quantity": 2,
+           *             "subtotal": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             },
+           *             "discount": {
+           *               "amount": 0,
+           *               "currency": "EUR"
+           *             },
+           *             "taxRate": 2300,
+           *             "tax": {
+           *               "amount": 1683,
+           *               "currency": "EUR"
+           *             },
+           *             "total": {
+           *               "amount": 9000,
+           *               "currency": "EUR"
+           *             }
+           *           }
+           *         ],
+           *         "shippingAddress": {
+           *           "firstName": "Ana",
+           *           "lastName": "Silva",
+           *           "line1": "Rua Augusta 10",
+           *           "city": "Lisboa",
+           *           "country": "PT",
+           *           "postalCode": "1100-053"
+           *         },
+           *         "billingAddress": {
+           *           "firstName": "Ana",
+           *           "lastName": "Silva",
+           *           "line1": "Rua Augusta 10",
+           *           "city": "Lisboa",
+           *           "country": "PT",
+           *           "postalCode": "1100-053"
+           *         },
+           *         "shippingMethod": {
+           *           "id": "shp_0VbsQ4jWFrb8RKDbEf9Szr9e",
+           *           "name": {
+           *             "en": "Portugal"
+           *           },
+           *           "price": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "coupon": null,
+           *         "paymentMethod": null,
+           *         "totals": {
+           *           "subtotal": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "discount": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "shipping": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           },
+           *           "tax": {
+           *             "amount": 1683,
+           *             "currency": "EUR"
+           *           },
+           *           "total": {
+           *             "amount": 9000,
+           *             "currency": "EUR"
+           *           },
+           *           "refunded": {
+           *             "amount": 0,
+           *             "currency": "EUR"
+           *           }
+           *         },
+           *         "payment": null,
+           *         "payments": [],
+           *         "paymentFlags": [],
+           *         "refunds": [],
+           *         "fulfillments": [],
+           *         "events": [
+           *           {
+           *             "type": "placed",
+           *             "message": "Order #1001 placed",
+           *             "createdAt": "2026-11-24T08:19:14.813Z"
+           *           }
+           *         ],
+           *         "note": "Please leave it with the neighbour.",
+           *         "placedAt": "2026-11-24T08:19:14.813Z",
+           *         "paidAt": null,
+           *         "cancelledAt": null,
+           *         "updatedAt": "2026-11-24T08:19:14.813Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListOrders: {
+    parameters: {
+      query?: {
+        status?: "open" | "completed" | "cancelled";
+        paymentStatus?:
+          | "pending"
+          | "processing"
+          | "paid"
+          | "partially_refunded"
+          | "refunded"
+          | "failed"
+          | "expired";
+        fulfillmentStatus?: "unfulfilled" | "fulfilled";
+        /** @description Order number (exact, `#` optional), or part of the email or of the customer's first or last name */
+        query?: string;
+        /** @description Placed at or after (ISO 8601) */
+        from?: string;
+        /** @description Placed before (ISO 8601) */
+        to?: string;
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["OrderSummary"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminFulfillOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          carrier?: string;
+          trackingNumber?: string;
+          /** @description An http(s) URL */
+          trackingUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminRefundOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Minor units; defaults to what is left to refund (total − refunded) */
+          amount?: number;
+          reason?: string;
+          /** @description Give the order's units back to stock (once per order); default false */
+          restock?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminCancelOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminMarkOrderPaid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDashboardStats: {
+    parameters: {
+      query?: {
+        /** @description Default: to − 30 days */
+        from?: string;
+        /** @description Default: now */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DashboardStats"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  signUpCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          /** @description At least 8 characters */
+          password: string;
+          firstName?: string;
+          lastName?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              customer: components["schemas"]["Account"];
+              /** @description The session token (also set as the `customer_session` cookie); send it as `x-customer-session` */
+              token: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  signInCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              customer: components["schemas"]["Account"];
+              /** @description The session token (also set as the `customer_session` cookie); send it as `x-customer-session` */
+              token: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  signOutCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              success: boolean;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              customer: components["schemas"]["Account"];
+            };
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListCustomers: {
+    parameters: {
+      query?: {
+        /** @description Part of the email, first, last or full name */
+        query?: string;
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Customer"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`cus_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: string;
+              email: string;
+              firstName: string | null;
+              lastName: string | null;
+              phone: string | null;
+              hasAccount: boolean;
+              /** @description Orders that are not cancelled */
+              ordersCount: number;
+              totalSpent: {
+                /** @description Integer minor units (cents) */
+                amount: number;
+                /** @description ISO 4217 */
+                currency: string;
+              };
+              lastOrderAt: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              /** @description The last 10 orders, newest first */
+              recentOrders: {
+                id: string;
+                number: number;
+                status: "open" | "completed" | "cancelled";
+                paymentStatus:
+                  | "pending"
+                  | "processing"
+                  | "paid"
+                  | "partially_refunded"
+                  | "refunded"
+                  | "failed"
+                  | "expired";
+                total: components["schemas"]["Money"];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                placedAt: string;
+              }[];
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminListIntegrations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Integration"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminGetIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Integration"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminPutIntegration: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description false stops offering the provider's methods (default true) */
+          enabled?: boolean;
+          /** @description stripe: secretKey*, publishableKey, webhookSecret*; ifthenpay: antiPhishingKey*, mbKey*, mbWayKey*, multibancoExpiryDays; easypay: accountId, apiKey*, webhookSecret*, environment (production | sandbox). Secrets (*): a string sets, null clears, omitted keeps. Other fields are replaced as given. */
+          fields: {
+            [key: string]: string | number | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Integration"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  adminDeleteIntegration: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  listCartPaymentMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`cart_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PaymentMethod"][];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  retryOrderPayment: {
+    parameters: {
+      query?: {
+        /** @description The order's access token (guest checkout) */
+        token?: string;
+      };
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+    };
+  };
+  confirmOrderPayment: {
+    parameters: {
+      query?: {
+        /** @description The order's access token (guest checkout) */
+        token?: string;
+      };
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`ord_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The `session_id` Stripe appended to the return URL */
+          sessionId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["UpstreamUnavailable"];
+    };
+  };
+  adminGetReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Readiness"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      500: components["responses"]["Internal"];
+    };
+  };
+}
