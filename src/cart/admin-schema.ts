@@ -26,7 +26,9 @@ const LocalizedName = Type.Record(Locale, Text({ min: 1, max: 200 }), {
   maxProperties: 20,
   description: "Text per locale; the store's default locale is required",
 });
-const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000 }), { maxProperties: 20 });
+const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000, multiline: true }), {
+  maxProperties: 20,
+});
 
 // ---------------------------------------------------------------- coupons
 

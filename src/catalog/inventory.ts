@@ -1,6 +1,7 @@
 import { ApiError, notFound } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import { MAX_ON_HAND } from "./schema.ts";
 import type { variants } from "./tables.ts";
 
 export interface InventoryChange {
@@ -35,7 +36,8 @@ export function getInventory(tenant: TenantDb, variantId: string) {
 
 /**
  * Sets (`onHand`) or adjusts (`adjust`, a signed delta) a variant's stock, and its flags. An
- * adjustment is one conditional UPDATE, so concurrent adjustments never take stock below 0.
+ * adjustment is one conditional UPDATE, so concurrent adjustments never take stock below 0 nor
+ * above `MAX_ON_HAND`, the most a set may write.
  */
 export function updateInventory(tenant: TenantDb, variantId: string, change: InventoryChange) {
   if (change.onHand !== undefined && change.adjust !== undefined) {
@@ -47,12 +49,16 @@ export function updateInventory(tenant: TenantDb, variantId: string, change: Inv
   tenant.sqlite.transaction(() => {
     if (change.adjust !== undefined) {
       const result = tenant.sqlite
-        .query("UPDATE variants SET on_hand = on_hand + ?1 WHERE id = ?2 AND on_hand + ?1 >= 0")
-        .run(change.adjust, variantId);
+        .query("UPDATE variants SET on_hand = on_hand + ?1 WHERE id = ?2 AND on_hand + ?1 BETWEEN 0 AND ?3")
+        .run(change.adjust, variantId, MAX_ON_HAND);
       if (result.changes === 0) {
-        throw new ApiError("UNPROCESSABLE", "Stock cannot go below 0", [
-          { path: "/body/adjust", message: "would leave negative stock" },
-        ]);
+        throw change.adjust < 0
+          ? new ApiError("UNPROCESSABLE", "Stock cannot go below 0", [
+              { path: "/body/adjust", message: "would leave negative stock" },
+            ])
+          : new ApiError("UNPROCESSABLE", `Stock cannot go above ${MAX_ON_HAND}`, [
+              { path: "/body/adjust", message: `would leave more than ${MAX_ON_HAND} units` },
+            ]);
       }
     }
     tenant.sqlite

@@ -9,7 +9,7 @@ import { iso } from "../lib/time.ts";
 import { unknownCategories } from "./categories.ts";
 import type { ProductSort } from "./schema.ts";
 import { indexProduct, removeFromIndex, toMatchQuery } from "./search.ts";
-import { checkLocalized, getStore, money } from "./store-settings.ts";
+import { checkLocalized, getStore, money, type Store } from "./store-settings.ts";
 import type {
   Localized,
   ProductImage,
@@ -56,7 +56,15 @@ type VariantRow = Row<typeof variants>;
 
 const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
 
-function variantView(v: VariantRow, currency: string) {
+/**
+ * Few units left: the variant sells only what it holds (tracked, no backorder), still has some, and
+ * holds no more than the store's threshold (the dashboard's `lowStockVariants` counts the same way).
+ * Sold out is `available: false`, not low stock.
+ */
+const isLowStock = (v: VariantRow, threshold: number) =>
+  v.tracked === 1 && v.allow_backorder === 0 && v.on_hand > 0 && v.on_hand <= threshold;
+
+function variantView(v: VariantRow, currency: string, lowStockThreshold: number) {
   return {
     id: v.id,
     sku: v.sku,
@@ -66,12 +74,15 @@ function variantView(v: VariantRow, currency: string) {
     compareAtPrice: v.compare_at_price === null ? null : money(v.compare_at_price, currency),
     inventory: { tracked: v.tracked === 1, onHand: v.on_hand, allowBackorder: v.allow_backorder === 1 },
     available: isAvailable(v),
+    lowStock: isLowStock(v, lowStockThreshold),
   };
 }
 
+/** The admin view of a product: stock counts included. */
 export type ProductView = ReturnType<typeof productView>;
 
-function productView(row: ProductRow, variants: VariantRow[], categoryIds: string[], currency: string) {
+function productView(row: ProductRow, variants: VariantRow[], categoryIds: string[], store: Store) {
+  const available = variants.filter(isAvailable);
   return {
     id: row.id,
     slug: row.slug,
@@ -82,9 +93,11 @@ function productView(row: ProductRow, variants: VariantRow[], categoryIds: strin
     tags: JSON.parse(row.tags) as string[],
     images: JSON.parse(row.images) as ProductImage[],
     options: JSON.parse(row.options) as ProductOption[],
-    variants: variants.map((v) => variantView(v, currency)),
-    priceRange: { min: money(row.min_price, currency), max: money(row.max_price, currency) },
-    inStock: variants.some(isAvailable),
+    variants: variants.map((v) => variantView(v, store.currency, store.lowStockThreshold)),
+    priceRange: { min: money(row.min_price, store.currency), max: money(row.max_price, store.currency) },
+    inStock: available.length > 0,
+    // Only when every variant a shopper can buy runs low: one low size must not mark the whole shirt.
+    lowStock: available.length > 0 && available.every((v) => isLowStock(v, store.lowStockThreshold)),
     taxRate: row.tax_rate,
     requiresShipping: row.requires_shipping === 1,
     createdAt: iso(row.created_at),
@@ -92,8 +105,16 @@ function productView(row: ProductRow, variants: VariantRow[], categoryIds: strin
   };
 }
 
+/**
+ * What storefront operations show (shoppers, Host callers, storefront keys, agents): `available`
+ * and `lowStock` instead of the variant's raw `inventory`, so a competitor cannot read stock counts.
+ */
+export function storefrontProduct(product: ProductView) {
+  return { ...product, variants: product.variants.map(({ inventory: _, ...variant }) => variant) };
+}
+
 /** Views of `rows` in their order, with variants and categories read in two queries for the whole page. */
-function assemble(tenant: TenantDb, rows: ProductRow[], currency: string): ProductView[] {
+function assemble(tenant: TenantDb, rows: ProductRow[], store: Store): ProductView[] {
   if (rows.length === 0) return [];
   const ids = JSON.stringify(rows.map((r) => r.id));
   const variantRows = tenant.sqlite
@@ -120,7 +141,7 @@ function assemble(tenant: TenantDb, rows: ProductRow[], currency: string): Produ
     else categoriesOf.set(c.product_id, [c.category_id]);
   }
   return rows.map((row) =>
-    productView(row, variantsOf.get(row.id) ?? [], categoriesOf.get(row.id) ?? [], currency),
+    productView(row, variantsOf.get(row.id) ?? [], categoriesOf.get(row.id) ?? [], store),
   );
 }
 
@@ -189,7 +210,7 @@ export function listProducts(tenant: TenantDb, q: ProductListQuery, page: PagePa
   const { total } = tenant.sqlite.query(`${prefix}SELECT count(*) AS total ${filter}`).get(...args) as {
     total: number;
   };
-  return { items: assemble(tenant, rows, store.currency), total };
+  return { items: assemble(tenant, rows, store), total };
 }
 
 /** A product by id or slug; `activeOnly` (storefront) hides drafts and archived products. */
@@ -198,7 +219,7 @@ export function getProduct(tenant: TenantDb, idOrSlug: string, activeOnly: boole
     .query(`SELECT * FROM products WHERE (id = ?1 OR slug = ?1)${activeOnly ? " AND status = 'active'" : ""}`)
     .get(idOrSlug) as ProductRow | null;
   if (!row) throw notFound("Product");
-  return assemble(tenant, [row], getStore(tenant).currency)[0]!;
+  return assemble(tenant, [row], getStore(tenant))[0]!;
 }
 
 // ---------------------------------------------------------------- writes

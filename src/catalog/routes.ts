@@ -2,8 +2,16 @@ import { Type } from "@sinclair/typebox";
 import { defineOperation, Paged } from "../core/operation.ts";
 import { pageOf } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
+import { productExample } from "./examples.ts";
 import { updateInventory } from "./inventory.ts";
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products.ts";
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listProducts,
+  storefrontProduct,
+  updateProduct,
+} from "./products.ts";
 import {
   AdminListProductsQuery,
   Category,
@@ -16,6 +24,7 @@ import {
   ProductIdOrSlug,
   ProductIdParams,
   PublicStore,
+  StorefrontProduct,
   StoreSettings,
   UpdateCategoryBody,
   UpdateInventoryBody,
@@ -48,7 +57,8 @@ const listProductsOp = defineOperation({
   autoGrant: true,
   list: true,
   query: ListProductsQuery,
-  response: Product,
+  response: StorefrontProduct,
+  examples: { response: [productExample] },
   handler: ({ tenant, query }) => {
     const page = pageOf(query);
     const { items, total } = listProducts(
@@ -56,7 +66,7 @@ const listProductsOp = defineOperation({
       { ...query, query: searchTerm(query.query), status: "active" },
       page,
     );
-    return new Paged(items, page, total);
+    return new Paged(items.map(storefrontProduct), page, total);
   },
 });
 
@@ -66,12 +76,14 @@ const getProductOp = defineOperation({
   operationId: "getProduct",
   cacheable: true,
   summary: "Get an active product by id or slug",
+  description: "A draft or archived product, or one of another store, is a 404, as an unknown id.",
   tag: CATALOG,
   access: "storefront",
   autoGrant: true,
   params: ProductIdOrSlug,
-  response: Product,
-  handler: ({ tenant, params }) => getProduct(tenant, params.id, true),
+  response: StorefrontProduct,
+  examples: { response: productExample },
+  handler: ({ tenant, params }) => storefrontProduct(getProduct(tenant, params.id, true)),
 });
 
 const listCategoriesOp = defineOperation({
@@ -94,6 +106,8 @@ const getStoreOp = defineOperation({
   operationId: "getStore",
   cacheable: true,
   summary: "Store info: name, currency, locales, country, whether prices include tax",
+  description:
+    "What a storefront needs to format prices and pick a language; the admin settings hold the rest.",
   tag: CATALOG,
   access: "storefront",
   autoGrant: true,
@@ -144,6 +158,7 @@ const adminGetProductOp = defineOperation({
   path: "/v1/admin/products/{id}",
   operationId: "adminGetProduct",
   summary: "Get a product of any status by id or slug",
+  description: "Drafts and archived products too, with each variant's inventory.",
   tag: ADMIN_CATALOG,
   access: "admin",
   params: ProductIdOrSlug,
@@ -173,6 +188,8 @@ const adminDeleteProductOp = defineOperation({
   path: "/v1/admin/products/{id}",
   operationId: "adminDeleteProduct",
   summary: "Delete a product and its variants",
+  description:
+    "Removes it from the catalog and search at once. Placed orders keep their own copy of its titles and prices.",
   tag: ADMIN_CATALOG,
   access: "admin",
   status: 204,
@@ -190,6 +207,7 @@ const adminListCategoriesOp = defineOperation({
   path: "/v1/admin/categories",
   operationId: "adminListCategories",
   summary: "List categories by position",
+  description: "The same categories as the storefront list, each with its count of active products.",
   tag: ADMIN_CATALOG,
   access: "admin",
   response: Type.Array(Category),
@@ -250,6 +268,8 @@ const adminGetStoreOp = defineOperation({
   path: "/v1/admin/store",
   operationId: "adminGetStore",
   summary: "Get the store settings",
+  description:
+    "Every setting, including tax rates and the low-stock threshold, which the storefront's store info leaves out.",
   tag: "Admin: store",
   access: "admin",
   response: StoreSettings,
@@ -277,8 +297,8 @@ const adminUpdateInventoryOp = defineOperation({
   operationId: "adminUpdateInventory",
   summary: "Set or adjust a variant's stock",
   description:
-    "`onHand` sets the count, `adjust` adds a signed delta (never below 0: 422); `tracked` and " +
-    "`allowBackorder` set the flags. Untracked variants are always available.",
+    "`onHand` sets the count, `adjust` adds a signed delta (the result stays within 0..1000000000, " +
+    "else 422); `tracked` and `allowBackorder` set the flags. Untracked variants are always available.",
   tag: "Admin: store",
   access: "admin",
   errors: ["UNPROCESSABLE"],

@@ -7,10 +7,16 @@ import { Body, Id, named, PageQuery, Text, Timestamp } from "../core/schemas.ts"
 export const LOCALE_PATTERN = "^[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?$";
 export const COUNTRY_PATTERN = "^[A-Z]{2}$";
 export const CURRENCY_PATTERN = "^[A-Z]{3}$";
+/** `https://host[:port]`, or `http://localhost` / `http://127.0.0.1` for development; no path, no trailing slash. */
+export const ORIGIN_PATTERN =
+  "^(https://[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|http://(localhost|127\\.0\\.0\\.1))(:[0-9]{1,5})?$";
+export const MAX_ALLOWED_ORIGINS = 20;
 export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,118}[a-z0-9])?$";
 
 export const MAX_VARIANTS = 100;
 export const MAX_OPTIONS = 3;
+/** The most units a variant can hold: what `onHand` may be set to, and what `adjust` may reach. */
+export const MAX_ON_HAND = 1_000_000_000;
 
 export const Locale = Type.String({ pattern: LOCALE_PATTERN, maxLength: 20 });
 export const CountryCode = Type.String({ pattern: COUNTRY_PATTERN, description: "ISO 3166-1 alpha-2" });
@@ -30,7 +36,9 @@ const LocalizedName = Type.Record(Locale, Text({ min: 1, max: 200 }), {
   minProperties: 1,
   maxProperties: 20,
 });
-const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000 }), { maxProperties: 20 });
+const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000, multiline: true }), {
+  maxProperties: 20,
+});
 
 export const Money = named(
   "Money",
@@ -69,6 +77,9 @@ export const StoreSettings = named(
       contactEmail: Type.Union([Type.String(), Type.Null()]),
       lowStockThreshold: Type.Integer(),
       manualPaymentMethods: Type.Array(Type.String()),
+      allowedOrigins: Type.Array(Type.String(), {
+        description: "Browser origins allowed to call the storefront operations (CORS)",
+      }),
       updatedAt: Timestamp,
     }),
   ]),
@@ -86,6 +97,14 @@ export const UpdateStoreBody = Body({
   lowStockThreshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
   manualPaymentMethods: Type.Optional(
     Type.Array(Type.Union(MANUAL_PAYMENT_METHODS.map((m) => Type.Literal(m))), { uniqueItems: true }),
+  ),
+  allowedOrigins: Type.Optional(
+    Type.Array(Type.String({ pattern: ORIGIN_PATTERN, maxLength: 200 }), {
+      maxItems: MAX_ALLOWED_ORIGINS,
+      uniqueItems: true,
+      description:
+        "Browser origins (e.g. `https://shop.example`) whose pages may call the storefront operations; `http://localhost[:port]` is allowed for development",
+    }),
   ),
 });
 
@@ -130,41 +149,49 @@ export const Inventory = named(
   Type.Object({ tracked: Type.Boolean(), onHand: Type.Integer(), allowBackorder: Type.Boolean() }),
 );
 
-export const Variant = named(
-  "Variant",
-  Type.Object({
-    id: Type.String(),
-    sku: Type.Union([Type.String(), Type.Null()]),
-    title: Type.String(),
-    options: Type.Record(Type.String(), Type.String()),
-    price: Money,
-    compareAtPrice: Type.Union([Money, Type.Null()]),
-    inventory: Inventory,
-    available: Type.Boolean({ description: "Can be bought now: untracked, backorder allowed or in stock" }),
+// Storefront operations show `available` and `lowStock`, never stock counts; admin operations
+// show the same plus each variant's `inventory`.
+const variantFields = {
+  id: Type.String(),
+  sku: Type.Union([Type.String(), Type.Null()]),
+  title: Type.String(),
+  options: Type.Record(Type.String(), Type.String()),
+  price: Money,
+  compareAtPrice: Type.Union([Money, Type.Null()]),
+  available: Type.Boolean({ description: "Can be bought now: untracked, backorder allowed or in stock" }),
+  lowStock: Type.Boolean({
+    description:
+      "Few units left: stock is tracked without backorder and at most the store's `lowStockThreshold` units remain (sold out is `available: false`)",
   }),
-);
+};
 
-export const Product = named(
-  "Product",
-  Type.Object({
-    id: Type.String(),
-    slug: Type.String(),
-    status: Type.Union([Type.Literal("draft"), Type.Literal("active"), Type.Literal("archived")]),
-    name: Localized,
-    description: Type.Union([Localized, Type.Null()]),
-    categoryIds: Type.Array(Type.String()),
-    tags: Type.Array(Type.String()),
-    images: Type.Array(Type.Object({ url: Type.String(), alt: Type.Optional(Type.String()) })),
-    options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
-    variants: Type.Array(Variant),
-    priceRange: Type.Object({ min: Money, max: Money }),
-    inStock: Type.Boolean(),
-    taxRate: Type.Union([Type.Integer(), Type.Null()]),
-    requiresShipping: Type.Boolean(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  }),
-);
+export const StorefrontVariant = named("StorefrontVariant", Type.Object(variantFields));
+export const Variant = named("Variant", Type.Object({ ...variantFields, inventory: Inventory }));
+
+const productFieldsOf = <V extends typeof StorefrontVariant | typeof Variant>(variant: V) => ({
+  id: Type.String(),
+  slug: Type.String(),
+  status: Type.Union([Type.Literal("draft"), Type.Literal("active"), Type.Literal("archived")]),
+  name: Localized,
+  description: Type.Union([Localized, Type.Null()]),
+  categoryIds: Type.Array(Type.String()),
+  tags: Type.Array(Type.String()),
+  images: Type.Array(Type.Object({ url: Type.String(), alt: Type.Optional(Type.String()) })),
+  options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
+  variants: Type.Array(variant),
+  priceRange: Type.Object({ min: Money, max: Money }),
+  inStock: Type.Boolean({ description: "Some variant is available" }),
+  lowStock: Type.Boolean({ description: "In stock, and every available variant is low on stock" }),
+  taxRate: Type.Union([Type.Integer(), Type.Null()]),
+  requiresShipping: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** A product as storefront operations show it: no stock counts. */
+export const StorefrontProduct = named("StorefrontProduct", Type.Object(productFieldsOf(StorefrontVariant)));
+/** A product as admin operations show it: every variant's `inventory` included. */
+export const Product = named("Product", Type.Object(productFieldsOf(Variant)));
 
 const OptionValue = Text({ min: 1, max: 100 });
 const ProductOptionInput = Type.Object(
@@ -177,7 +204,7 @@ const ProductOptionInput = Type.Object(
 const InventoryInput = Type.Object(
   {
     tracked: Type.Optional(Type.Boolean()),
-    onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ON_HAND })),
     allowBackorder: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -281,9 +308,13 @@ export const InventoryLevel = named(
   }),
 );
 export const UpdateInventoryBody = Body({
-  onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: "Set the count" })),
+  onHand: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ON_HAND, description: "Set the count" })),
   adjust: Type.Optional(
-    Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000, description: "Add (or remove) units" }),
+    Type.Integer({
+      minimum: -MAX_ON_HAND,
+      maximum: MAX_ON_HAND,
+      description: `Add (or remove) units; the result stays within 0..${MAX_ON_HAND}`,
+    }),
   ),
   tracked: Type.Optional(Type.Boolean()),
   allowBackorder: Type.Optional(Type.Boolean()),

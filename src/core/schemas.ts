@@ -6,9 +6,12 @@ import {
   type TSchema,
   Type,
 } from "@sinclair/typebox";
+import { MULTILINE } from "./text-rules.ts";
 
 // Shapes shared by every domain. Strings always carry a maximum length and integers a range,
-// so no request can make the service store or compute on unbounded input.
+// so no request can make the service store or compute on unbounded input. Every input string
+// also follows the text rules of src/core/text-rules.ts (no control characters, no lone
+// surrogates, lengths in characters).
 
 // TypeBox checks a `format` only once it is registered.
 FormatRegistry.Set("email", (value) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value));
@@ -25,12 +28,24 @@ export function named<T extends TSchema>(name: string, schema: T): T {
   return schema;
 }
 
-export const Text = (options: { min?: number; max: number; description?: string; pattern?: string }) =>
+/**
+ * Free text. Lengths count characters (code points), and control characters are refused, except
+ * tab and line breaks when `multiline` (descriptions, notes): see src/core/text-rules.ts, which
+ * applies these rules to every input string, declared with `Text` or not.
+ */
+export const Text = (options: {
+  min?: number;
+  max: number;
+  description?: string;
+  pattern?: string;
+  multiline?: boolean;
+}) =>
   Type.String({
     minLength: options.min ?? 0,
     maxLength: options.max,
     ...(options.pattern ? { pattern: options.pattern } : {}),
     ...(options.description ? { description: options.description } : {}),
+    ...(options.multiline ? { [MULTILINE]: true } : {}),
   });
 
 /** A request body object: unknown fields are refused so a typo never passes silently. */

@@ -1,7 +1,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import { Value } from "@sinclair/typebox/value";
+import type { ValueError } from "@sinclair/typebox/errors";
 import { ApiError, type ErrorDetail } from "./errors.ts";
+import { keyFault, textMessage, withTextRules } from "./text-rules.ts";
 
 const MAX_DETAILS = 20;
 
@@ -40,28 +41,81 @@ function declaresDefault(schema: unknown, seen = new Set<unknown>()): boolean {
   return Object.values(schema).some((child) => declaresDefault(child, seen));
 }
 
+interface DefaultingSchema {
+  default?: unknown;
+  properties?: Record<string, DefaultingSchema>;
+  allOf?: DefaultingSchema[];
+}
+
+/**
+ * Fills declared defaults where a value is absent, and only there. (TypeBox's `Value.Default` also
+ * replaces a value of the wrong type with the default, which would accept `"scopes": {}` as if the
+ * field were left out instead of refusing it.)
+ */
+function fillDefaults(schema: DefaultingSchema, value: unknown): unknown {
+  if (value === undefined) return "default" in schema ? structuredClone(schema.default) : undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  let out = value as Record<string, unknown>;
+  for (const part of [schema, ...(schema.allOf ?? [])]) {
+    for (const [name, property] of Object.entries(part.properties ?? {})) {
+      const filled = fillDefaults(property, out[name]);
+      if (filled === out[name]) continue;
+      if (out === value) out = { ...out };
+      out[name] = filled;
+    }
+  }
+  return out;
+}
+
+/** Every string of the input follows the text rules (src/core/text-rules.ts), object keys included. */
 export function compileInput(part: InputPart, schema: TSchema): InputValidator {
-  const check: TypeCheck<TSchema> = TypeCompiler.Compile(schema);
+  const check: TypeCheck<TSchema> = TypeCompiler.Compile(withTextRules(schema));
   const coerce = part !== "body";
   const defaults = declaresDefault(schema);
   return {
     parse(value) {
       let input = coerce ? coerceStrings(schema, value) : value;
-      if (defaults) input = Value.Default(schema, input);
+      if (defaults) input = fillDefaults(schema, input);
+      const badKey = keyFault(input);
+      if (badKey) {
+        const path = `/${part}${badKey.path}`;
+        throw new ApiError("VALIDATION_ERROR", `Invalid ${part}: ${path} ${badKey.message}`, [
+          { path, message: badKey.message },
+        ]);
+      }
       if (check.Check(input)) return input;
       throw validationError(part, check, input);
     },
   };
 }
 
+/**
+ * A broken text rule in this error or, for a union (a nullable string, an optional map…), a rule
+ * a string broke in one of its branches (a value that is no string at all stays the union's error).
+ */
+function textError(error: ValueError, branch = false): { path: string; message: string } | undefined {
+  const message =
+    branch && typeof error.value !== "string" ? undefined : textMessage(error.schema, error.value);
+  if (message) return { path: error.path, message };
+  for (const errors of error.errors) {
+    for (const inner of errors) {
+      const found = textError(inner, true);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 function validationError(part: InputPart, check: TypeCheck<TSchema>, value: unknown): ApiError {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   for (const error of check.Errors(value)) {
-    const path = `/${part}${error.path}`;
+    // A string's own rule, at its own path, says more than a bare "Expected union value".
+    const found = textError(error) ?? error;
+    const path = `/${part}${found.path}`;
     if (seen.has(path)) continue; // a union reports each branch; the first message is enough
     seen.add(path);
-    details.push({ path, message: error.message });
+    details.push({ path, message: found.message });
     if (details.length >= MAX_DETAILS) break;
   }
   const first = details[0];
