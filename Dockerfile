@@ -8,9 +8,14 @@ COPY src ./src
 RUN bun run build
 
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --home-dir /data commerce && mkdir -p /data && chown commerce /data
+# A fixed uid and gid (10001), so a host directory mounted on /data can be given to it:
+# `chown -R 10001:10001 DIR` (see "Build and deploy" in the README).
+RUN groupadd --system --gid 10001 commerce \
+  && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home commerce \
+  && mkdir -p /data && chown 10001:10001 /data && chmod 700 /data
 COPY --from=build /app/dist/commerce /usr/local/bin/commerce
-USER commerce
+USER 10001:10001
+# Production defaults: PLATFORM_DOMAIN and INTEGRATION_ENCRYPTION_KEY(_FILE) must be given at run time.
 ENV DATA_DIR=/data PORT=3000 HOST=0.0.0.0 NODE_ENV=production
 VOLUME ["/data"]
 EXPOSE 3000

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 
 /** Every environment variable the service reads, typed. Built once at start by `loadConfig`. */
@@ -30,9 +32,24 @@ export interface Config {
   maxBodyBytes: number;
   /** How long an outbox job may run before another attempt may take it (the process died). */
   outboxLeaseMs: number;
-  /** Create and seed the demo organization on first start. */
+  /** Create and seed the demo organization on first start (`DEMO_TENANT`; off by default in production). */
   demoTenant: boolean;
+  /** Public dashboard sign-up (`ALLOW_SIGNUP`; off by default in production: users come from the CLI). */
+  allowSignup: boolean;
+  /** Per-address limits on sign-up and sign-in, and the cap on concurrent password hashes. */
+  authLimits: AuthLimitsConfig;
   production: boolean;
+}
+
+export interface AuthLimitsConfig {
+  /** `SIGNUP_RATE_LIMIT_PER_HOUR` (default 20): sign-ups per client address per hour, dashboard and stores together. */
+  signUpsPerHour: number;
+  /** `SIGNIN_RATE_LIMIT_PER_HOUR` (default 100): sign-in attempts per client address per hour, whatever the email. */
+  signInsPerHour: number;
+  /** `PASSWORD_HASH_CONCURRENCY` (default: the number of CPU cores): argon2id hashes or checks running at once. */
+  passwordHashConcurrency: number;
+  /** `PASSWORD_HASH_QUEUE` (default 100): password checks waiting for a slot; beyond it a 503 with Retry-After. */
+  passwordHashQueue: number;
 }
 
 /** Operator-level payment credentials: used where a tenant has no configuration of its own. */
@@ -121,14 +138,36 @@ function origin(env: Env, name: string): string | undefined {
   return url.origin;
 }
 
+/**
+ * INTEGRATION_ENCRYPTION_KEY, or the content of the file INTEGRATION_ENCRYPTION_KEY_FILE names (a
+ * Docker secret, a file on the volume); surrounding whitespace, such as the file's final newline,
+ * is ignored. Both set is refused: which one wins would be a guess.
+ */
 function encryptionKey(env: Env, production: boolean): Uint8Array | undefined {
   const name = "INTEGRATION_ENCRYPTION_KEY";
-  const raw = read(env, name);
-  if (raw === undefined) {
-    if (production) throw new ConfigError(name, "is required when NODE_ENV=production");
+  const fileName = `${name}_FILE`;
+  const inline = read(env, name);
+  const file = read(env, fileName);
+  if (inline !== undefined && file !== undefined) {
+    throw new ConfigError(fileName, `cannot be set together with ${name}; set only one`);
+  }
+  if (file !== undefined) return keyBytes(fileName, readKeyFile(fileName, file));
+  if (inline === undefined) {
+    if (production) throw new ConfigError(name, `(or ${fileName}) is required when NODE_ENV=production`);
     return undefined;
   }
-  return keyBytes(name, raw);
+  return keyBytes(name, inline);
+}
+
+function readKeyFile(name: string, path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(name, `cannot read "${path}" (${code})`);
+  }
+  return text.trim();
 }
 
 function keyBytes(name: string, raw: string): Uint8Array {
@@ -188,6 +227,27 @@ function hostName(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+/**
+ * PLATFORM_DOMAIN. Its `localhost` default serves every shop to anyone who sends
+ * `Host: {slug}.localhost`, so production must name the real one.
+ */
+function platformDomain(env: Env, production: boolean): string {
+  const name = "PLATFORM_DOMAIN";
+  if (production && read(env, name) === undefined) {
+    throw new ConfigError(name, "is required when NODE_ENV=production (shops answer {slug}.PLATFORM_DOMAIN)");
+  }
+  return hostName(env, name, "localhost");
+}
+
+function authLimits(env: Env): AuthLimitsConfig {
+  return {
+    signUpsPerHour: integer(env, "SIGNUP_RATE_LIMIT_PER_HOUR", 20, 1, 1_000_000),
+    signInsPerHour: integer(env, "SIGNIN_RATE_LIMIT_PER_HOUR", 100, 1, 1_000_000),
+    passwordHashConcurrency: integer(env, "PASSWORD_HASH_CONCURRENCY", availableParallelism(), 1, 1024),
+    passwordHashQueue: integer(env, "PASSWORD_HASH_QUEUE", 100, 0, 100_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = read(env, "NODE_ENV") === "production";
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -220,7 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(read(env, "DATA_DIR") ?? "data"),
     baseUrl,
     apiPublicUrl,
-    platformDomain: hostName(env, "PLATFORM_DOMAIN", "localhost"),
+    platformDomain: platformDomain(env, production),
     checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
     checkoutApiSecret,
     integrationEncryptionKey: encryptionKey(env, production),
@@ -232,7 +292,9 @@ export function loadConfig(env: Env = process.env): Config {
     tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 256, 1, 100_000),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
     outboxLeaseMs: integer(env, "OUTBOX_LEASE_MS", 60_000, 100, 3_600_000),
-    demoTenant: boolean(env, "DEMO_TENANT", true),
+    demoTenant: boolean(env, "DEMO_TENANT", !production),
+    allowSignup: boolean(env, "ALLOW_SIGNUP", !production),
+    authLimits: authLimits(env),
     production,
   };
 }

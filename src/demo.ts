@@ -4,11 +4,11 @@ import { createApiKey, createOrganization, listOrganizations } from "./auth/serv
 export const DEMO_SLUG = "demo";
 
 /**
- * On the first start of an empty control plane: a demo organization answering `demo.{PLATFORM_DOMAIN}`,
- * each module's demo data (in module order, one transaction each) and an admin API key, whose
- * plaintext is returned this once.
+ * On the first start of an empty control plane: a demo organization answering `demo.{PLATFORM_DOMAIN}`
+ * with each module's demo data (in module order, one transaction each). No API key: see
+ * `ensureDemoTenant`.
  */
-export async function ensureDemoTenant(ctx: AppContext) {
+export async function ensureDemoStore(ctx: AppContext) {
   if (!ctx.config.demoTenant || listOrganizations(ctx.platform).length > 0) return undefined;
   const org = createOrganization(ctx, { name: "Demo Store", slug: DEMO_SLUG });
   await ctx.tenants.with(org.id, (tenant) => {
@@ -17,10 +17,21 @@ export async function ensureDemoTenant(ctx: AppContext) {
       if (seed) tenant.sqlite.transaction(() => seed(tenant))();
     }
   });
+  return { org, host: `${DEMO_SLUG}.${ctx.config.platformDomain}` };
+}
+
+/**
+ * The demo store plus an admin API key whose plaintext is returned this once, for a first start
+ * on a developer's machine. Production starts use `ensureDemoStore` alone: logs are collected and
+ * kept, so a key printed there would leak; the operator creates one with the command line.
+ */
+export async function ensureDemoTenant(ctx: AppContext) {
+  const demo = await ensureDemoStore(ctx);
+  if (!demo) return undefined;
   const apiKey = createApiKey(ctx.platform, {
-    organizationId: org.id,
+    organizationId: demo.org.id,
     name: "Demo admin key",
     scopes: ["admin", "storefront"],
   });
-  return { org, apiKey: apiKey.key, host: `${DEMO_SLUG}.${ctx.config.platformDomain}` };
+  return { ...demo, apiKey: apiKey.key };
 }

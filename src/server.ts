@@ -1,6 +1,6 @@
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { ensureDemoTenant } from "./demo.ts";
+import { ensureDemoStore, ensureDemoTenant } from "./demo.ts";
 import { startPaymentSweep } from "./payments/module.ts";
 
 /**
@@ -13,7 +13,7 @@ export const BUN_MAX_REQUEST_BODY_SIZE = Number.MAX_SAFE_INTEGER;
 /** Starts the HTTP service; returns the Bun server and the app (tests and benchmarks start it this way). */
 export async function startServer(config: Config) {
   const app = createApp(config);
-  const demo = await ensureDemoTenant(app.ctx);
+  const demo = config.production ? await ensureDemoStore(app.ctx) : await ensureDemoTenant(app.ctx);
   // Unpaid payment attempts past their expiry are expired (stock and coupon uses released).
   const stopSweep = startPaymentSweep(app.ctx);
   const close = app.close;
@@ -33,8 +33,15 @@ export async function startServer(config: Config) {
   if (demo) {
     console.log(`  Demo store "${demo.org.name}" (${demo.org.id}) answers Host ${demo.host}:`);
     console.log(`    curl http://${demo.host}:${server.port}/v1/me`);
-    console.log(`  Demo admin API key (shown only now, keep it): ${demo.apiKey}`);
-    console.log(`    curl -H 'x-api-key: ${demo.apiKey}' ${origin}/v1/me`);
+    if ("apiKey" in demo) {
+      console.log(`  Demo admin API key (shown only now, keep it): ${demo.apiKey}`);
+      console.log(`    curl -H 'x-api-key: ${demo.apiKey}' ${origin}/v1/me`);
+    } else {
+      console.log(
+        "  No API key is printed in production; create the demo's admin key with the command line:",
+      );
+      console.log(`    commerce apikey create --org ${demo.org.id} --scopes admin,storefront`);
+    }
   }
   if (!config.checkoutApiSecret) console.warn("CHECKOUT_API_SECRET is unset: payment webhooks answer 503");
   return { server, app };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
@@ -178,9 +178,16 @@ describe("bad values name their variable", () => {
   });
 
   test("INTEGRATION_ENCRYPTION_KEY is required in production only", () => {
-    expectRejected({ NODE_ENV: "production" }, "INTEGRATION_ENCRYPTION_KEY");
+    expectRejected(
+      { NODE_ENV: "production", PLATFORM_DOMAIN: "shops.example.com" },
+      "INTEGRATION_ENCRYPTION_KEY",
+    );
     expect(loadConfig({ NODE_ENV: "development" }).integrationEncryptionKey).toBeUndefined();
-    const config = loadConfig({ NODE_ENV: "production", INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32) });
+    const config = loadConfig({
+      NODE_ENV: "production",
+      PLATFORM_DOMAIN: "shops.example.com",
+      INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32),
+    });
     expect(config.production).toBe(true);
     expect(config.integrationEncryptionKey?.length).toBe(32);
   });
@@ -259,6 +266,118 @@ describe("bad values name their variable", () => {
     expectRejected({ PLATFORM_DOMAIN: "shops example.com" }, "PLATFORM_DOMAIN");
     expectRejected({ PLATFORM_DOMAIN: "-shops.example.com" }, "PLATFORM_DOMAIN");
     expect(loadConfig({ PLATFORM_DOMAIN: "shops.example.com" }).platformDomain).toBe("shops.example.com");
+  });
+});
+
+const PRODUCTION = {
+  NODE_ENV: "production",
+  PLATFORM_DOMAIN: "shops.example.com",
+  INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32),
+};
+
+describe("production defaults (NODE_ENV=production)", () => {
+  test("PLATFORM_DOMAIN is required: its localhost default would serve every shop to Host {slug}.localhost", () => {
+    const error = configError({ NODE_ENV: "production", INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32) });
+    expect(error.variable).toBe("PLATFORM_DOMAIN");
+    expect(error.message).toContain("required when NODE_ENV=production");
+    expect(loadConfig({}).platformDomain).toBe("localhost");
+  });
+
+  test("no demo store and no public sign-up unless DEMO_TENANT / ALLOW_SIGNUP say so", () => {
+    const production = loadConfig(PRODUCTION);
+    expect(production.demoTenant).toBe(false);
+    expect(production.allowSignup).toBe(false);
+    const opted = loadConfig({ ...PRODUCTION, DEMO_TENANT: "true", ALLOW_SIGNUP: "true" });
+    expect(opted.demoTenant).toBe(true);
+    expect(opted.allowSignup).toBe(true);
+    const development = loadConfig({});
+    expect(development.demoTenant).toBe(true);
+    expect(development.allowSignup).toBe(true);
+    expect(loadConfig({ ALLOW_SIGNUP: "false" }).allowSignup).toBe(false);
+    expectRejected({ ALLOW_SIGNUP: "perhaps" }, "ALLOW_SIGNUP");
+  });
+});
+
+describe("abuse limits", () => {
+  test("defaults: 20 sign-ups and 100 sign-ins per address per hour, one hash per core, a queue of 100", () => {
+    const { authLimits } = loadConfig({});
+    expect(authLimits.signUpsPerHour).toBe(20);
+    expect(authLimits.signInsPerHour).toBe(100);
+    expect(authLimits.passwordHashConcurrency).toBe(availableParallelism());
+    expect(authLimits.passwordHashQueue).toBe(100);
+  });
+
+  test("each limit is read from its variable and checked", () => {
+    const { authLimits } = loadConfig({
+      SIGNUP_RATE_LIMIT_PER_HOUR: "3",
+      SIGNIN_RATE_LIMIT_PER_HOUR: "7",
+      PASSWORD_HASH_CONCURRENCY: "1",
+      PASSWORD_HASH_QUEUE: "0",
+    });
+    expect(authLimits).toEqual({
+      signUpsPerHour: 3,
+      signInsPerHour: 7,
+      passwordHashConcurrency: 1,
+      passwordHashQueue: 0,
+    });
+    expectRejected({ SIGNUP_RATE_LIMIT_PER_HOUR: "0" }, "SIGNUP_RATE_LIMIT_PER_HOUR");
+    expectRejected({ SIGNIN_RATE_LIMIT_PER_HOUR: "many" }, "SIGNIN_RATE_LIMIT_PER_HOUR");
+    expectRejected({ PASSWORD_HASH_CONCURRENCY: "0" }, "PASSWORD_HASH_CONCURRENCY");
+    expectRejected({ PASSWORD_HASH_QUEUE: "-1" }, "PASSWORD_HASH_QUEUE");
+  });
+});
+
+describe("INTEGRATION_ENCRYPTION_KEY_FILE", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "commerce-keyfile-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const bytes = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
+
+  test("the key is read from the file, its trailing newline ignored, hex or base64", () => {
+    const hexFile = join(dir, "hex.key");
+    writeFileSync(hexFile, `${Buffer.from(bytes).toString("hex")}\n`, { mode: 0o600 });
+    const fromHex = loadConfig({ INTEGRATION_ENCRYPTION_KEY_FILE: hexFile }).integrationEncryptionKey;
+    expect(Array.from(fromHex ?? [])).toEqual(Array.from(bytes));
+    const base64File = join(dir, "base64.key");
+    writeFileSync(base64File, `${Buffer.from(bytes).toString("base64")}\r\n`);
+    const fromBase64 = loadConfig({ INTEGRATION_ENCRYPTION_KEY_FILE: base64File }).integrationEncryptionKey;
+    expect(Array.from(fromBase64 ?? [])).toEqual(Array.from(bytes));
+  });
+
+  test("it satisfies production in place of the variable", () => {
+    const file = join(dir, "production.key");
+    writeFileSync(file, Buffer.from(bytes).toString("hex"));
+    const { INTEGRATION_ENCRYPTION_KEY: _, ...withoutKey } = PRODUCTION;
+    const config = loadConfig({ ...withoutKey, INTEGRATION_ENCRYPTION_KEY_FILE: file });
+    expect(Array.from(config.integrationEncryptionKey ?? [])).toEqual(Array.from(bytes));
+  });
+
+  test("both the variable and the file set is refused, naming both", () => {
+    const file = join(dir, "both.key");
+    writeFileSync(file, Buffer.from(bytes).toString("hex"));
+    const error = configError({
+      INTEGRATION_ENCRYPTION_KEY: "0f".repeat(32),
+      INTEGRATION_ENCRYPTION_KEY_FILE: file,
+    });
+    expect(error.message).toBe(
+      "INTEGRATION_ENCRYPTION_KEY_FILE: cannot be set together with INTEGRATION_ENCRYPTION_KEY; set only one",
+    );
+  });
+
+  test("a missing file or a file that is not a key is refused, naming the file variable", () => {
+    const missing = configError({ INTEGRATION_ENCRYPTION_KEY_FILE: join(dir, "absent.key") });
+    expect(missing.variable).toBe("INTEGRATION_ENCRYPTION_KEY_FILE");
+    expect(missing.message).toContain("ENOENT");
+    const bad = join(dir, "bad.key");
+    writeFileSync(bad, "not a key\n");
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY_FILE: bad }, "INTEGRATION_ENCRYPTION_KEY_FILE");
+    const short = join(dir, "short.key");
+    writeFileSync(short, "ab".repeat(31));
+    expectRejected({ INTEGRATION_ENCRYPTION_KEY_FILE: short }, "INTEGRATION_ENCRYPTION_KEY_FILE");
   });
 });
 

@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import { type ClientInfo, type DashboardUser, defineOperation, Paged, Reply } from "../core/operation.ts";
-import { RateLimiter } from "../core/rate-limit.ts";
 import { pageOf } from "../core/schemas.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
+import { countSignUp, limitedSignIn } from "./abuse.ts";
 import { SESSION_COOKIE } from "./caller.ts";
 import {
   ApiKey,
@@ -33,6 +33,7 @@ import {
   listApiKeys,
   listMemberships,
   membershipRole,
+  normalizeEmail,
   type PublicUser,
   requireManager,
   revokeApiKey,
@@ -43,9 +44,6 @@ import {
 } from "./service.ts";
 
 const TAG = "Dashboard auth";
-
-// Ten wrong passwords per address and email in 15 minutes, then 429 until the window ends.
-const signInLimiter = new RateLimiter(10, 15 * 60 * 1000);
 
 const sessionView = (
   user: { id: string; email: string; name: string | null; createdAt: number },
@@ -121,14 +119,25 @@ const signUp = defineOperation({
   path: "/api/auth/sign-up/email",
   operationId: "signUpEmail",
   summary: "Create a dashboard account and sign in",
+  description:
+    "Open only when the operator allows public sign-up (`ALLOW_SIGNUP`, off by default in production): " +
+    "otherwise a 403 `SIGNUP_DISABLED`, and accounts come from the operator's command line. " +
+    "Past `SIGNUP_RATE_LIMIT_PER_HOUR` sign-ups per client address, a 429 `RATE_LIMITED`.",
   tag: TAG,
   access: "public",
   agent: false,
   status: 201,
-  errors: ["CONFLICT"],
+  errors: ["SIGNUP_DISABLED", "CONFLICT", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignUpBody,
   response: SessionWithUser,
   handler: async (ctx) => {
+    if (!ctx.app.config.allowSignup) {
+      throw new ApiError(
+        "SIGNUP_DISABLED",
+        "Sign-up is closed on this service; ask its operator for an account",
+      );
+    }
+    countSignUp(ctx.app, ctx.client);
     const user = await createUser(ctx.app.platform, ctx.body);
     return startSession(ctx, user);
   },
@@ -140,19 +149,21 @@ const signIn = defineOperation({
   operationId: "signInEmail",
   summary: "Sign in with email and password",
   description:
-    "Sets the httpOnly session cookie. Wrong credentials are a 401 that never says which part was wrong.",
+    "Sets the httpOnly session cookie. Wrong credentials are a 401 that never says which part was wrong. " +
+    "429 `RATE_LIMITED` after 10 failures per client address and email in 15 minutes, or past " +
+    "`SIGNIN_RATE_LIMIT_PER_HOUR` attempts per address whatever the email.",
   tag: TAG,
   access: "public",
   agent: false,
-  errors: ["RATE_LIMITED"],
+  errors: ["RATE_LIMITED", "UNAVAILABLE"],
   body: SignInBody,
   response: SessionWithUser,
   handler: async (ctx) => {
-    const limitKey = `${ctx.client.ip() ?? "?"}|${ctx.body.email.toLowerCase()}`;
-    signInLimiter.hit(limitKey);
-    const user = await verifyPassword(ctx.app.platform, ctx.body.email, ctx.body.password);
+    const { email, password } = ctx.body;
+    const user = await limitedSignIn(ctx.app, ctx.client, `dashboard|${normalizeEmail(email)}`, () =>
+      verifyPassword(ctx.app.platform, email, password),
+    );
     if (!user) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
-    signInLimiter.reset(limitKey);
     return startSession(ctx, user);
   },
 });
@@ -162,6 +173,8 @@ const signOut = defineOperation({
   path: "/api/auth/sign-out",
   operationId: "signOut",
   summary: "End the dashboard session",
+  description:
+    "Deletes the session behind the cookie and clears the cookie; the token stops working at once.",
   tag: TAG,
   access: "user",
   agent: false,
@@ -177,6 +190,8 @@ const getSession = defineOperation({
   path: "/api/auth/session",
   operationId: "getSession",
   summary: "The current dashboard session and user",
+  description:
+    "The session of the `session_token` cookie with its user and active organization; 401 when the cookie is missing, expired or unknown.",
   tag: TAG,
   access: "user",
   agent: false,
@@ -212,6 +227,7 @@ const listOrganizationsOp = defineOperation({
   path: "/api/auth/organization/list",
   operationId: "listOrganizations",
   summary: "Organizations the signed-in user belongs to",
+  description: "Every organization the user is a member of, with the user's role in each.",
   tag: TAG,
   access: "user",
   agent: false,
@@ -225,6 +241,8 @@ const setActiveOrganizationOp = defineOperation({
   path: "/api/auth/organization/set-active",
   operationId: "setActiveOrganization",
   summary: "Choose the organization that dashboard requests act on",
+  description:
+    "Dashboard requests to `/v1` act on the active organization. An organization the user is not a member of is a 404.",
   tag: TAG,
   access: "user",
   agent: false,
@@ -269,6 +287,8 @@ const listApiKeysOp = defineOperation({
   path: "/api/auth/api-key/list",
   operationId: "listApiKeys",
   summary: "API keys of an organization",
+  description:
+    "Any member may list them; `organizationId` defaults to the session's active organization (422 when there is none). Keys show only their first characters (`start`), never the key.",
   tag: TAG,
   access: "user",
   agent: false,
@@ -290,6 +310,8 @@ const revokeApiKeyOp = defineOperation({
   path: "/api/auth/api-key/revoke",
   operationId: "revokeApiKey",
   summary: "Revoke an API key; it stops working at once",
+  description:
+    "Owners and admins only (403 for members). A revoked key answers 401 from its next request on.",
   tag: TAG,
   access: "user",
   agent: false,

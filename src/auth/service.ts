@@ -6,7 +6,7 @@ import type { PageParams } from "../core/schemas.ts";
 import type { PlatformDb } from "../db/platform.ts";
 import { newId } from "../lib/ids.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
-import { newToken, sha256Hex } from "./crypto.ts";
+import { decoyPasswordCheck, hashPassword, newToken, passwordMatches, sha256Hex } from "./crypto.ts";
 import { apiKeys, domains, members, organizations, type Role, sessions, users } from "./tables.ts";
 
 // Users, organizations, memberships, domains, sessions and API keys: rules only, no HTTP.
@@ -235,7 +235,7 @@ export async function createUser(
   input: { email: string; password: string; name?: string },
 ): Promise<PublicUser> {
   const email = normalizeEmail(input.email);
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   const now = Date.now();
   const user = { id: newId("usr"), email, name: input.name ?? null, createdAt: now };
   try {
@@ -250,9 +250,6 @@ export async function createUser(
   return user;
 }
 
-// Verified against when the email is unknown, so a miss costs as long as a wrong password.
-let decoyHash: Promise<string> | undefined;
-
 /** The user whose password matches, or null; it never tells whether the email exists. */
 export async function verifyPassword(
   platform: PlatformDb,
@@ -264,12 +261,8 @@ export async function verifyPassword(
     .from(users)
     .where(eq(users.email, normalizeEmail(email)))
     .get();
-  if (!row) {
-    decoyHash ??= Bun.password.hash("decoy password", { algorithm: "argon2id" });
-    await Bun.password.verify(password, await decoyHash);
-    return null;
-  }
-  if (!(await Bun.password.verify(password, row.passwordHash))) return null;
+  if (!row) return decoyPasswordCheck(password).then(() => null);
+  if (!(await passwordMatches(password, row.passwordHash))) return null;
   return { id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
 }
 

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   WEBHOOK_SIGNATURE_INVALID: 401,
   FORBIDDEN: 403,
+  /** Dashboard sign-up while the operator keeps it closed (ALLOW_SIGNUP, off in production). */
+  SIGNUP_DISABLED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

@@ -1,4 +1,4 @@
-import { newToken, sha256Hex } from "../auth/crypto.ts";
+import { decoyPasswordCheck, newToken, passwordMatches, sha256Hex } from "../auth/crypto.ts";
 import { normalizeEmail } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -66,12 +66,10 @@ export interface SignUpInput {
   lastName?: string;
 }
 
-export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
-
 /**
  * Creates the account and its first session, inside the caller's transaction (the password was
- * hashed before it, see `hashPassword`), so two concurrent sign-ups cannot both win. An email that
- * already has an account is a 409.
+ * hashed before it, with `hashPassword` of src/auth/crypto.ts), so two concurrent sign-ups cannot
+ * both win. An email that already has an account is a 409.
  */
 export function createAccount(
   tenant: TenantDb,
@@ -105,10 +103,6 @@ export function createAccount(
   return { customer: accountView({ id, email, first_name: firstName, last_name: lastName }), token };
 }
 
-// Verified against when the email has no account, so an unknown email costs the same time as a
-// wrong password.
-let decoyHash: Promise<string> | undefined;
-
 /** The account whose password matches; null otherwise, never saying why. */
 export async function verifyAccountPassword(
   tenant: TenantDb,
@@ -118,12 +112,9 @@ export async function verifyAccountPassword(
   const row = tenant.sqlite
     .query("SELECT id, email, first_name, last_name, password_hash FROM customers WHERE email = ?")
     .get(normalizeEmail(email)) as (AccountRow & { password_hash: string | null }) | null;
-  if (!row?.password_hash) {
-    decoyHash ??= hashPassword("decoy password");
-    await Bun.password.verify(password, await decoyHash);
-    return null;
-  }
-  if (!(await Bun.password.verify(password, row.password_hash))) return null;
+  // An email without an account costs the same time as a wrong password.
+  if (!row?.password_hash) return decoyPasswordCheck(password).then(() => null);
+  if (!(await passwordMatches(password, row.password_hash))) return null;
   return accountView(row);
 }
 

@@ -1,0 +1,63 @@
+import type { AppContext } from "../app-context.ts";
+import type { ClientInfo } from "../core/operation.ts";
+import { RateLimiter } from "../core/rate-limit.ts";
+
+// Limits on password sign-ups and sign-ins, shared by dashboard users and storefront customers:
+// each attempt costs an argon2id hash (tens of milliseconds of a core), so the per-address limits
+// bound what one client can spend, and the per-email one stops guessing one account's password.
+// The cap on hashes running at once is `passwordHashing` in crypto.ts.
+
+const HOUR = 60 * 60 * 1000;
+const FAILED_SIGN_INS_PER_EMAIL = 10;
+const FAILED_SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+interface AuthLimiters {
+  signUpsPerAddress: RateLimiter;
+  signInsPerAddress: RateLimiter;
+  failedSignInsPerEmail: RateLimiter;
+}
+
+const limitersByApp = new WeakMap<AppContext, AuthLimiters>();
+
+function limitersOf(app: AppContext): AuthLimiters {
+  let limiters = limitersByApp.get(app);
+  if (!limiters) {
+    const { signUpsPerHour, signInsPerHour } = app.config.authLimits;
+    limiters = {
+      signUpsPerAddress: new RateLimiter(signUpsPerHour, HOUR),
+      signInsPerAddress: new RateLimiter(signInsPerHour, HOUR),
+      failedSignInsPerEmail: new RateLimiter(FAILED_SIGN_INS_PER_EMAIL, FAILED_SIGN_IN_WINDOW_MS),
+    };
+    limitersByApp.set(app, limiters);
+  }
+  return limiters;
+}
+
+// Without a socket address (an in-process request) every such client shares one bucket.
+const addressOf = (client: ClientInfo) => client.ip() ?? "unknown";
+
+/** Counts a sign-up attempt of this client address; 429 `RATE_LIMITED` past the hourly limit. */
+export function countSignUp(app: AppContext, client: ClientInfo): void {
+  limitersOf(app).signUpsPerAddress.hit(addressOf(client));
+}
+
+/**
+ * Runs a sign-in attempt under both limits: every attempt counts against the client address
+ * (whatever the email), and a failed one against the address and account (`scope`: the store, or
+ * the dashboard, and the email); success clears the latter. `check` resolves null on wrong credentials.
+ */
+export async function limitedSignIn<T>(
+  app: AppContext,
+  client: ClientInfo,
+  scope: string,
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const limiters = limitersOf(app);
+  const address = addressOf(client);
+  limiters.signInsPerAddress.hit(address);
+  const accountKey = `${address}|${scope}`;
+  limiters.failedSignInsPerEmail.hit(accountKey);
+  const result = await check();
+  if (result !== null) limiters.failedSignInsPerEmail.reset(accountKey);
+  return result;
+}
