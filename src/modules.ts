@@ -7,6 +7,7 @@ import { customersModule } from "./customers/module.ts";
 import { createMcpModule } from "./mcp/module.ts";
 import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
+import { setupModule } from "./setup/module.ts";
 import { systemModule } from "./system/module.ts";
 
 /**
@@ -22,6 +23,7 @@ export const modules: readonly Module[] = [
   createOrdersModule(checkoutPayments),
   customersModule,
   paymentsModule,
+  setupModule,
   agentsModule,
   // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).
   createMcpModule({ grantedOperations: agentGrantedOperations }),

@@ -13,6 +13,7 @@ const DOMAINS = [
   "orders",
   "customers",
   "payments",
+  "setup",
   "agents",
   "mcp",
 ] as const;

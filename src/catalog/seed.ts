@@ -1,4 +1,5 @@
 import type { Row } from "../db/rows.ts";
+import { immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { slugify } from "../lib/slug.ts";
 import { createCategory } from "./categories.ts";
@@ -503,7 +504,7 @@ const PER_FAMILY = 20;
  * stock levels, sale prices, drafts and one archived product.
  */
 export function seedDemoCatalog(tenant: TenantDb): void {
-  tenant.sqlite.transaction(() => {
+  immediately(tenant.sqlite, () => {
     const store = updateStore(tenant, {
       name: "Demo Store",
       currency: "EUR",
@@ -594,7 +595,7 @@ export function seedDemoCatalog(tenant: TenantDb): void {
         });
       });
     }
-  })();
+  });
 }
 
 /**
@@ -611,7 +612,10 @@ export function seedProducts(
   const batch = Math.max(1, options.batch ?? 1000);
   const started = performance.now();
   const store = getStore(tenant);
-  const categoryIds = tenant.sqlite.transaction(() => ensureCategories(tenant))();
+  // Each transaction reads before it writes (existing categories, slug and SKU checks), so it takes
+  // the write lock up front (BEGIN IMMEDIATE): a deferred one would fail with SQLITE_BUSY_SNAPSHOT
+  // instead of waiting (busy_timeout) when the server commits to this file in between.
+  const categoryIds = immediately(tenant.sqlite, () => ensureCategories(tenant));
   const { seq: start } = (tenant.sqlite
     .query("SELECT seq FROM sqlite_sequence WHERE name = 'products'")
     .get() as { seq: number } | null) ?? { seq: 0 };
@@ -620,7 +624,7 @@ export function seedProducts(
   let created = 0;
   while (created < count) {
     const end = Math.min(count, created + batch);
-    tenant.sqlite.transaction(() => {
+    immediately(tenant.sqlite, () => {
       for (; created < end; created++) {
         const n = start + created + 1;
         const family = FAMILIES[n % FAMILIES.length]!;
@@ -658,7 +662,7 @@ export function seedProducts(
             : [{ sku, price, inventory }],
         });
       }
-    })();
+    });
   }
   return { created, ms: Math.round(performance.now() - started) };
 }

@@ -334,6 +334,7 @@ const table: Record<string, () => Row> = {
   adminDashboardStats: () => admin(),
   adminListIntegrations: () => admin(),
   adminGetIntegration: () => admin({ provider: "stripe" }),
+  adminGetReadiness: () => admin(),
 
   // dashboard reads
   getSession: () => userRow(),
