@@ -1,8 +1,10 @@
 import { readCookie, SESSION_COOKIE } from "../auth/caller.ts";
 import { sha256Hex } from "../auth/crypto.ts";
+import { readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
+import { characterFault, codePointLength } from "../core/text-rules.ts";
 import { invalidRequest, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
 
@@ -73,27 +75,16 @@ export function route(
 
 /** The body as text, counting bytes as they arrive (a chunked body cannot pass the limit either). */
 export async function readText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new ProtocolError(413, "payload_too_large", `The body must be at most ${limit} bytes`);
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge();
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > limit) throw tooLarge();
-      chunks.push(chunk);
-    }
+    return new TextDecoder().decode(await readRawBody(request, limit));
   } catch (error) {
-    if (error instanceof ProtocolError) throw error;
-    // Malformed chunked encoding or a client gone mid-body: its fault, a 400 (never a 500).
-    throw invalidRequest(
-      "The body could not be read: malformed chunked encoding or the connection closed before the body was complete",
-    );
+    if (!(error instanceof ApiError)) throw error;
+    // The same refusals as the REST API's, in the protocol's error shape.
+    if (error.code === "PAYLOAD_TOO_LARGE") {
+      throw new ProtocolError(413, "payload_too_large", `The body must be at most ${limit} bytes`);
+    }
+    throw invalidRequest(error.message);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /**
@@ -139,9 +130,11 @@ export function text(
     if (required) throw invalidRequest(`"${name}" is required`);
     return undefined;
   }
-  if (typeof value !== "string" || value.length > max || (required && value.length === 0)) {
+  if (typeof value !== "string" || codePointLength(value) > max || (required && value.length === 0)) {
     throw invalidRequest(`"${name}" must be a string of ${required ? 1 : 0} to ${max} characters`);
   }
+  const fault = characterFault(value, false); // the text rules of every operation's input
+  if (fault) throw invalidRequest(`"${name}" ${fault}`);
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../core/errors.ts";
+import { ApiError } from "./errors.ts";
 
 /**
  * A 413 closes the connection: the rest of a body we refuse is never read, and a client still

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AppContext } from "../app-context.ts";
+import { readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -78,37 +79,6 @@ const upstream = (message: string) =>
 
 function unknownProvider(): ApiError {
   return new ApiError("NOT_FOUND", "Unknown payment provider");
-}
-
-/** Reads the body as bytes, at most `limit` (413 otherwise), counting as it arrives. */
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new ApiError("PAYLOAD_TOO_LARGE", `Notification bodies are limited to ${limit} bytes`);
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      // Malformed chunked encoding or a client gone mid-body: its fault, a 400 (never a 500).
-      throw new ApiError(
-        "VALIDATION_ERROR",
-        "Request body could not be read: malformed chunked encoding or the connection closed before the body was complete",
-        [{ path: "/body", message: "Incomplete body" }],
-        { connection: "close" },
-      );
-    });
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 function orgExists(app: AppContext, orgId: string): boolean {
@@ -394,7 +364,7 @@ async function apiWebhook(
     if (orgs.length !== 1) throw malformed("Exactly one org query parameter is required");
     org = orgs[0]!;
     if (org !== "_" && !orgExists(app, org)) throw new ApiError("NOT_FOUND", "Organization not found");
-    const body = await readBody(request, MAX_WEBHOOK_BYTES);
+    const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
     const creds = verifyProof(app, provider, org, request, url, body);
     if (provider === "stripe") received = await receiveStripe(app, org, creds, body);
     else if (provider === "ifthenpay") received = receiveIfthenpay(app, org, creds, request, url, body);
@@ -449,7 +419,7 @@ async function ingressWebhook(
     }
     if (!isProvider(provider)) throw unknownProvider();
     if (org !== "_" && !orgExists(app, org)) throw new ApiError("NOT_FOUND", "Organization not found");
-    const body = await readBody(request, MAX_WEBHOOK_BYTES);
+    const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
     verifyProof(app, provider, org, request, url, body);
 
     // Our own `org` first, then the provider's parameters (a provider parameter named org is dropped).
