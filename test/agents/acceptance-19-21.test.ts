@@ -11,7 +11,8 @@ import { makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 import { approve, relaxRegisterLimit, type TestAgent, TestHost } from "./helpers.ts";
 
-// AGENTS.md §10, statements 19–21, one test each, named after the statement. The same ground is
+// The Agent Auth acceptance statements 19–21 (the approval page and MCP), one test each, named after
+// the statement. The same ground is
 // covered in more detail by approval-page.test.ts (browser) and test/mcp/mcp.test.ts; these tests
 // run over a listening server without a browser.
 
@@ -131,7 +132,7 @@ function expectedAnnotations(op: Operation) {
   }
 }
 
-describe("AGENTS.md §10 acceptance", () => {
+describe("Agent Auth acceptance", () => {
   test(
     "19. The approval page sends `frame-ancestors 'none'`, `X-Frame-Options: DENY`, `no-store`; an agent name containing `<script>` is shown escaped.",
     async () => {
