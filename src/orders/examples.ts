@@ -1,4 +1,5 @@
 import type { Static } from "@sinclair/typebox";
+import { eur, freeShippingMethod, lisbonAddress, shirtsLine, shirtsTotals } from "../cart/examples.ts";
 import type { Order, PlacedOrder, PlaceOrderBody } from "./schema.ts";
 
 // Examples shown in the OpenAPI document, taken from a real answer of the service (checked against
@@ -13,94 +14,13 @@ export const orderExample: Static<typeof Order> = {
   email: "ana@example.com",
   customerId: "cus_0VbsQ4kP9sY3cfIIZWe77EGh",
   currency: "EUR",
-  items: [
-    {
-      productId: "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
-      variantId: "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
-      productName: {
-        en: "Linen shirt",
-        pt: "Camisa de linho",
-      },
-      variantTitle: "Default",
-      sku: "LIN-SHIRT-M",
-      unitPrice: {
-        amount: 4500,
-        currency: "EUR",
-      },
-      quantity: 2,
-      subtotal: {
-        amount: 9000,
-        currency: "EUR",
-      },
-      discount: {
-        amount: 0,
-        currency: "EUR",
-      },
-      taxRate: 2300,
-      tax: {
-        amount: 1683,
-        currency: "EUR",
-      },
-      total: {
-        amount: 9000,
-        currency: "EUR",
-      },
-    },
-  ],
-  shippingAddress: {
-    firstName: "Ana",
-    lastName: "Silva",
-    line1: "Rua Augusta 10",
-    city: "Lisboa",
-    country: "PT",
-    postalCode: "1100-053",
-  },
-  billingAddress: {
-    firstName: "Ana",
-    lastName: "Silva",
-    line1: "Rua Augusta 10",
-    city: "Lisboa",
-    country: "PT",
-    postalCode: "1100-053",
-  },
-  shippingMethod: {
-    id: "shp_0VbsQ4jWFrb8RKDbEf9Szr9e",
-    name: {
-      en: "Portugal",
-    },
-    price: {
-      amount: 0,
-      currency: "EUR",
-    },
-  },
+  items: [{ ...shirtsLine, taxRate: 2300, tax: eur(1683) }],
+  shippingAddress: lisbonAddress,
+  billingAddress: lisbonAddress,
+  shippingMethod: freeShippingMethod,
   coupon: null,
   paymentMethod: null,
-  totals: {
-    subtotal: {
-      amount: 9000,
-      currency: "EUR",
-    },
-    discount: {
-      amount: 0,
-      currency: "EUR",
-    },
-    shipping: {
-      amount: 0,
-      currency: "EUR",
-    },
-    tax: {
-      amount: 1683,
-      currency: "EUR",
-    },
-    total: {
-      amount: 9000,
-      currency: "EUR",
-    },
-    refunded: {
-      amount: 0,
-      currency: "EUR",
-    },
-  },
+  totals: { ...shirtsTotals, refunded: eur(0) },
   payment: null,
   payments: [],
   paymentFlags: [],
