@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Server } from "bun";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { agentRuntime } from "../../src/agents/runtime.ts";
 import { addMember } from "../../src/auth/service.ts";
 import { RateLimiter } from "../../src/core/rate-limit.ts";
 import { makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
+import { artifactPath, launchChromium, skipBrowserTests } from "../helpers/browser.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 import { relaxRegisterLimit, TestHost } from "./helpers.ts";
 
@@ -17,22 +16,9 @@ import { relaxRegisterLimit, TestHost } from "./helpers.ts";
 const PAGE = "/device/capabilities";
 const PASSWORD = "correct horse battery";
 const OWNER = "owner@browser-shop.example";
-const ARTIFACTS = join(import.meta.dir, "../artifacts");
-const SCREENSHOT = join(ARTIFACTS, "approval-page.png");
+const SCREENSHOT = artifactPath("approval-page.png");
 
-const CHROMIUM =
-  process.env.CHROMIUM_PATH ??
-  ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) =>
-    existsSync(path),
-  );
-// Without a browser the browser tests skip locally, never in CI (where .ci/run installs chromium).
-const SKIP_BROWSER = CHROMIUM === undefined && !process.env.CI;
-if (SKIP_BROWSER) {
-  console.warn(
-    "approval-page.test.ts: browser tests SKIPPED: no chromium binary found (install it with " +
-      "`apt-get install -y chromium`, or set CHROMIUM_PATH). In CI (CI set) they fail instead.",
-  );
-}
+const SKIP_BROWSER = skipBrowserTests("approval-page.test.ts");
 
 // Password hashing (argon2id) and a browser make these slower than the 5 s default.
 const SLOW = 30_000;
@@ -209,12 +195,7 @@ describe.skipIf(SKIP_BROWSER)("the approval page in headless Chromium", () => {
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM ?? "/usr/bin/chromium",
-      headless: true,
-      args: ["--no-sandbox"],
-    });
+    browser = await launchChromium();
     // A phone: 390 × 844 CSS pixels, touch, device pixel ratio 2.
     context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -298,7 +279,6 @@ describe.skipIf(SKIP_BROWSER)("the approval page in headless Chromium", () => {
       expect(layout.fontSize).toBe("16px");
       expect(layout.buttonHeight).toBeGreaterThanOrEqual(44);
       expect(layout.buttonColor).toBe("rgb(29, 91, 208)");
-      mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
       // The same request open in a second tab, decided in the first one meanwhile.

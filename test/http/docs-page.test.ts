@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "bun";
 import type { Browser } from "playwright-core";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { artifactPath, launchChromium, skipBrowserTests } from "../helpers/browser.ts";
 
 // The API reference at /v1/docs, opened in a real headless Chromium (Debian's `chromium` through
 // playwright-core) with every request to another origin refused: the viewer comes from the service
 // itself and lists the operations. A screenshot is kept in test/artifacts/docs-page.png.
 
-const ARTIFACTS = join(import.meta.dir, "../artifacts");
-const SCREENSHOT = join(ARTIFACTS, "docs-page.png");
+const SCREENSHOT = artifactPath("docs-page.png");
 
-const CHROMIUM =
-  process.env.CHROMIUM_PATH ??
-  ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) =>
-    existsSync(path),
-  );
-// Without a browser the browser test skips locally, never in CI (where .ci/run installs chromium).
-const SKIP_BROWSER = CHROMIUM === undefined && !process.env.CI;
-if (SKIP_BROWSER) {
-  console.warn(
-    "docs-page.test.ts: browser test SKIPPED: no chromium binary found (install it with " +
-      "`apt-get install -y chromium`, or set CHROMIUM_PATH). In CI (CI set) it fails instead.",
-  );
-}
+const SKIP_BROWSER = skipBrowserTests("docs-page.test.ts");
 
 const SLOW = 60_000;
 
@@ -100,12 +88,7 @@ describe("the API reference page over HTTP", () => {
 describe.skipIf(SKIP_BROWSER)("the API reference page in headless Chromium, offline", () => {
   let browser: Browser;
   beforeAll(async () => {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM ?? "/usr/bin/chromium",
-      headless: true,
-      args: ["--no-sandbox"],
-    });
+    browser = await launchChromium();
   }, SLOW);
   afterAll(async () => {
     await browser?.close();
@@ -156,7 +139,6 @@ describe.skipIf(SKIP_BROWSER)("the API reference page in headless Chromium, offl
         for (const summary of summaries) await visible(summary);
       }
 
-      mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
       await context.close();
 
