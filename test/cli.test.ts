@@ -6,30 +6,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type App, createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
+import { type CliRun, runCli } from "./helpers/cli.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `bun src/cli.ts ...args` as a real process on `dataDir`. */
-async function cli(dataDir: string, ...args: string[]): Promise<Run> {
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, stdout, stderr] = await Promise.all([
-    proc.exited,
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-  ]);
-  return { code, stdout, stderr };
-}
+const cli = (dataDir: string, ...args: string[]): Promise<CliRun> => runCli(args, { DATA_DIR: dataDir });
 
 /** A successful `--json` run: exit 0, nothing on stderr, exactly one JSON value on one stdout line. */
 async function cliJson<T = Record<string, unknown>>(dataDir: string, ...args: string[]): Promise<T> {

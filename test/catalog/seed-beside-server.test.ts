@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import type { Server } from "bun";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { runCli } from "../helpers/cli.ts";
 
 // `commerce seed` is documented as safe to run beside the server. Its transactions read before
 // they write, so they must take the write lock up front (BEGIN IMMEDIATE): a deferred one fails
 // with SQLITE_BUSY_SNAPSHOT as soon as the server commits to the same file in between.
 
-const ROOT = resolve(import.meta.dir, "../..");
 const SEEDED = 3000; // twelve commits of 250, each racing the server's writes
 const WRITE_WINDOW_MS = 20_000; // the server's write stream stops here even if the seed has not
 
@@ -37,16 +36,10 @@ describe("commerce seed beside a running server", () => {
     expect(created.status).toBe(201);
     const productId = ((await created.json()) as { data: { id: string } }).data.id;
 
-    const seed = Bun.spawn(
-      [process.execPath, "src/cli.ts", "seed", "--products", String(SEEDED), "--org", org.id, "--json"],
-      { cwd: ROOT, env: { ...process.env, DATA_DIR: t.dataDir }, stdout: "pipe", stderr: "pipe" },
-    );
     let seedDone = false;
-    const seedRun = Promise.all([
-      seed.exited,
-      new Response(seed.stdout).text(),
-      new Response(seed.stderr).text(),
-    ]).finally(() => {
+    const seedRun = runCli(["seed", "--products", String(SEEDED), "--org", org.id, "--json"], {
+      DATA_DIR: t.dataDir,
+    }).finally(() => {
       seedDone = true;
     });
 
@@ -71,7 +64,7 @@ describe("commerce seed beside a running server", () => {
       statuses.push(response.status);
     }
 
-    const [code, stdout, stderr] = await seedRun;
+    const { code, stdout, stderr } = await seedRun;
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(JSON.parse(stdout.trim())).toMatchObject({ orgId: org.id, created: SEEDED });

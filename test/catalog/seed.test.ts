@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { closeContext, createContext } from "../../src/app-context.ts";
 import { listCategories } from "../../src/catalog/categories.ts";
 import { listProducts, type ProductView } from "../../src/catalog/products.ts";
@@ -12,8 +12,7 @@ import type { TenantDb } from "../../src/db/tenant-pool.ts";
 import { ensureDemoTenant } from "../../src/demo.ts";
 import { modules } from "../../src/modules.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-
-const ROOT = resolve(import.meta.dir, "../..");
+import { runCli } from "../helpers/cli.ts";
 
 let t: TestApp;
 beforeAll(() => {
@@ -206,20 +205,7 @@ describe("seedProducts", () => {
 });
 
 describe("CLI seed", () => {
-  async function cli(...args: string[]) {
-    const proc = Bun.spawn([process.execPath, "src/cli.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: t.dataDir },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [code, stdout, stderr] = await Promise.all([
-      proc.exited,
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-    ]);
-    return { code, stdout, stderr };
-  }
+  const cli = (...args: string[]) => runCli(args, { DATA_DIR: t.dataDir });
 
   test("seed --products 50 --org ID --json prints orgId, created and ms", async () => {
     const org = await t.org("CLI seed");

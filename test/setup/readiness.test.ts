@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { adminClient } from "../helpers/catalog.ts";
+import { runCli } from "../helpers/cli.ts";
 import { IFTHENPAY } from "../payments/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 // Each CLI run is a fresh process: allow for a busy machine.
 const CLI_TIMEOUT_MS = 30_000;
 
@@ -182,11 +181,10 @@ describe("GET /v1/admin/readiness", () => {
     async () => {
       const org = await t.org("Domain later");
       expect(await codes(org.key)).toContain("NO_DOMAIN");
-      const cli = Bun.spawn(
-        [process.execPath, "src/cli.ts", "domain", "add", "--org", org.id, "--host", "later.example"],
-        { cwd: ROOT, env: { ...process.env, DATA_DIR: t.dataDir }, stdout: "pipe", stderr: "pipe" },
-      );
-      expect(await cli.exited).toBe(0);
+      const added = await runCli(["domain", "add", "--org", org.id, "--host", "later.example"], {
+        DATA_DIR: t.dataDir,
+      });
+      expect(added.code).toBe(0);
       expect(await codes(org.key)).not.toContain("NO_DOMAIN");
     },
     CLI_TIMEOUT_MS,
@@ -216,20 +214,7 @@ describe("GET /v1/admin/readiness", () => {
 });
 
 describe("commerce readiness", () => {
-  async function cli(...args: string[]) {
-    const proc = Bun.spawn([process.execPath, "src/cli.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: t.dataDir },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [code, stdout, stderr] = await Promise.all([
-      proc.exited,
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-    ]);
-    return { code, stdout, stderr };
-  }
+  const cli = (...args: string[]) => runCli(args, { DATA_DIR: t.dataDir });
 
   test(
     "exits 1 listing each blocker with its fix, and prints the endpoint's body with --json",
