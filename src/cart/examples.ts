@@ -7,19 +7,15 @@ import type { AddItemBody, Cart, CreateCartBody } from "./schema.ts";
 
 export const eur = (amount: number) => ({ amount, currency: "EUR" });
 
-/** Two linen shirts at 45.00, VAT included (23 %: 16.83 of the 90.00). */
-export const shirtsLine = {
+/** Two linen shirts at 45.00, VAT included (23 %: 16.83 of the 90.00): what a cart line and an order line share. */
+export const shirts = {
   productId: "prod_0VbsQ4jiETTgI3pgLfV8yjuj",
   variantId: "var_0VbsQ4jjVDb4LNNmYP9hh0ec",
   productName: { en: "Linen shirt", pt: "Camisa de linho" },
   variantTitle: "Default",
   sku: "LIN-SHIRT-M",
-  unitPrice: eur(4500),
-  quantity: 2,
-  subtotal: eur(9000),
-  discount: eur(0),
-  total: eur(9000),
 };
+export const shirtsAmounts = { unitPrice: eur(4500), quantity: 2, subtotal: eur(9000), discount: eur(0) };
 
 export const lisbonAddress = {
   firstName: "Ana",
@@ -69,10 +65,12 @@ export const createCartExample: { body: Static<typeof CreateCartBody>; response:
 };
 
 export const addCartItemExample: { body: Static<typeof AddItemBody>; response: Static<typeof Cart> } = {
-  body: { variantId: shirtsLine.variantId, quantity: 2 },
+  body: { variantId: shirts.variantId, quantity: 2 },
   response: {
     ...emptyCart,
-    items: [{ id: "item_0VbsQ4kG6pDPeiLQAuNT0mz5", ...shirtsLine, image: null }],
+    items: [
+      { id: "item_0VbsQ4kG6pDPeiLQAuNT0mz5", ...shirts, image: null, ...shirtsAmounts, total: eur(9000) },
+    ],
     itemCount: 2,
     totals: shirtsTotals,
     updatedAt: "2026-11-24T08:19:14.805Z",

@@ -1,5 +1,12 @@
 import type { Static } from "@sinclair/typebox";
-import { eur, freeShippingMethod, lisbonAddress, shirtsLine, shirtsTotals } from "../cart/examples.ts";
+import {
+  eur,
+  freeShippingMethod,
+  lisbonAddress,
+  shirts,
+  shirtsAmounts,
+  shirtsTotals,
+} from "../cart/examples.ts";
 import type { Order, PlacedOrder, PlaceOrderBody } from "./schema.ts";
 
 // Examples shown in the OpenAPI document, taken from a real answer of the service (checked against
@@ -14,7 +21,7 @@ export const orderExample: Static<typeof Order> = {
   email: "ana@example.com",
   customerId: "cus_0VbsQ4kP9sY3cfIIZWe77EGh",
   currency: "EUR",
-  items: [{ ...shirtsLine, taxRate: 2300, tax: eur(1683) }],
+  items: [{ ...shirts, ...shirtsAmounts, taxRate: 2300, tax: eur(1683), total: eur(9000) }],
   shippingAddress: lisbonAddress,
   billingAddress: lisbonAddress,
   shippingMethod: freeShippingMethod,
