@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +28,7 @@ import { seedProducts } from "./catalog/seed.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { ApiError } from "./core/errors.ts";
 import type { Scope } from "./core/operation.ts";
+import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { modules } from "./modules.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
 import { storeReadiness } from "./setup/module.ts";
@@ -113,6 +115,12 @@ async function backup(ctx: AppContext, out: string) {
     const file = join(dir, "tenants", `${org.id}.sqlite`);
     await ctx.tenants.with(org.id, (tenant) => tenant.sqlite.query("VACUUM INTO ?").run(file));
     files.push(file);
+  }
+  const copy = new Database(platformFile);
+  try {
+    markEveryOrganizationDue(copy);
+  } finally {
+    copy.close();
   }
   return { dir, files };
 }

@@ -13,10 +13,18 @@ export const organizations = sqliteTable(
      * none; maintained by the payments module so its expiry sweep opens only the tenants it must.
      */
     nextPaymentDeadline: integer("next_payment_deadline"),
+    /**
+     * Earliest time a row of the organization's outbox may need running, or null when it has none;
+     * maintained by core/outbox.ts so a restart opens only the tenants with work left.
+     */
+    outboxDueAt: integer("outbox_due_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("organizations_next_payment_deadline_idx").on(t.nextPaymentDeadline)],
+  (t) => [
+    index("organizations_next_payment_deadline_idx").on(t.nextPaymentDeadline),
+    index("organizations_outbox_due_idx").on(t.outboxDueAt),
+  ],
 );
 
 /** Storefront hosts: an exact, verified host name → organization. */

@@ -1,4 +1,5 @@
 import type { AppContext } from "../app-context.ts";
+import { dueTimes, lowerDueTime, storeDueTime } from "../db/due-times.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -12,6 +13,13 @@ import { newId } from "../lib/ids.ts";
 // and logged. A row whose lease ran out (the process died while running it) is taken again, so a
 // job may run more than once: handlers must be idempotent by the row id (provider calls pass it
 // as their idempotency key).
+//
+// So that a restart opens only the tenants with rows left, the control plane keeps per
+// organization the earliest time a row may need running (`organizations.outbox_due_at`, see
+// db/due-times.ts). No transaction spans both databases, so the time is lowered before the tenant
+// write that adds or re-schedules a row and raised or cleared only by a drain, from what the
+// tenant file holds then. A time with no row behind it (a rolled-back write, work done since) only
+// costs the drain that clears it.
 
 export interface Job {
   id: string;
@@ -45,6 +53,11 @@ interface OutboxRow {
 export class Outbox {
   /** Organizations with rows to run, and when the earliest is due. */
   private readonly due = new Map<string, number>();
+  /**
+   * What the control plane holds in `outbox_due_at` per organization (this process is its only
+   * writer): a row due no earlier than that needs no control-plane write.
+   */
+  private readonly noted = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private draining: Promise<void> | undefined;
@@ -61,6 +74,9 @@ export class Outbox {
     if (!this.handlers.has(kind)) throw new Error(`no outbox handler for "${kind}"`);
     const id = newId("job");
     const now = Date.now();
+    // A leased row is due again once its lease ran out (the process died while running it).
+    const dueAt = leased ? now + this.leaseMs : now;
+    this.note(tenant.orgId, dueAt);
     tenant.sqlite
       .query(
         `INSERT INTO outbox (id, kind, payload, status, attempts, next_attempt_at, created_at)
@@ -72,7 +88,7 @@ export class Outbox {
         JSON.stringify(payload ?? null),
         leased ? "running" : "pending",
         leased ? 1 : 0,
-        leased ? now + this.leaseMs : now,
+        dueAt,
         now,
       );
     return id;
@@ -92,18 +108,13 @@ export class Outbox {
     this.schedule(orgId, Date.now());
   }
 
-  /** Finds the rows every tenant left (a restart) and starts draining. */
+  /** Schedules the organizations the control plane says have rows left (a restart); opens no tenant. */
   start(): void {
     this.stopped = false;
-    const orgs = this.app.platform.sqlite.query("SELECT id FROM organizations").all() as { id: string }[];
-    for (const { id } of orgs) {
-      const tenant = this.app.tenants.acquire(id);
-      try {
-        const next = nextDue(tenant);
-        if (next !== null) this.schedule(id, next);
-      } finally {
-        this.app.tenants.release(tenant);
-      }
+    this.noted.clear();
+    for (const { id, at } of dueTimes(this.app.platform.sqlite, "outbox_due_at")) {
+      this.noted.set(id, at);
+      this.schedule(id, at);
     }
   }
 
@@ -112,6 +123,27 @@ export class Outbox {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * A row of the organization may be due at `at`: lowers the control plane's due time first (called
+   * before the row's write commits), and schedules a drain then, which keeps or clears it.
+   */
+  private note(orgId: string, at: number): void {
+    const held = this.noted.get(orgId);
+    if (held === undefined || at < held) {
+      lowerDueTime(this.app.platform.sqlite, "outbox_due_at", orgId, at);
+      this.noted.set(orgId, at);
+    }
+    this.schedule(orgId, at);
+  }
+
+  /** Sets the control plane's due time to what the tenant holds now (null: nothing left). */
+  private store(orgId: string, at: number | null): void {
+    if ((this.noted.get(orgId) ?? null) === at) return;
+    storeDueTime(this.app.platform.sqlite, "outbox_due_at", orgId, at);
+    if (at === null) this.noted.delete(orgId);
+    else this.noted.set(orgId, at);
   }
 
   private schedule(orgId: string, at: number): void {
@@ -147,29 +179,42 @@ export class Outbox {
       if (this.stopped) return;
       if (at > now) continue;
       this.due.delete(orgId);
-      const tenant = this.app.tenants.acquire(orgId);
       try {
-        const rows = tenant.sqlite
-          .query(
-            `SELECT id, kind, payload, status, attempts, next_attempt_at FROM outbox
-              WHERE status IN ('pending', 'running') AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${BATCH}`,
-          )
-          .all(now) as OutboxRow[];
-        for (const row of rows) {
-          if (this.stopped) break;
-          if (this.claim(tenant, row)) await this.run(tenant, { ...row, attempts: row.attempts + 1 });
-        }
-        tenant.sqlite
-          .query("DELETE FROM outbox WHERE status = 'done' AND finished_at < ?")
-          .run(now - KEEP_FINISHED_MS);
-        const next = nextDue(tenant);
-        if (next !== null) this.schedule(orgId, rows.length === BATCH ? Date.now() : next);
+        await this.drainTenant(orgId, now);
       } catch (error) {
+        if (!organizationExists(this.app, orgId)) {
+          // Deleted with its file since the drain was scheduled: nothing is left to run.
+          this.noted.delete(orgId);
+          continue;
+        }
         this.app.log.error("outbox drain failed", { org: orgId, error: String(error) });
         this.schedule(orgId, Date.now() + BASE_DELAY_MS);
-      } finally {
-        this.app.tenants.release(tenant);
       }
+    }
+  }
+
+  private async drainTenant(orgId: string, now: number): Promise<void> {
+    const tenant = this.app.tenants.acquire(orgId);
+    try {
+      const rows = tenant.sqlite
+        .query(
+          `SELECT id, kind, payload, status, attempts, next_attempt_at FROM outbox
+            WHERE status IN ('pending', 'running') AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${BATCH}`,
+        )
+        .all(now) as OutboxRow[];
+      for (const row of rows) {
+        if (this.stopped) break;
+        if (this.claim(tenant, row)) await this.run(tenant, { ...row, attempts: row.attempts + 1 });
+      }
+      tenant.sqlite
+        .query("DELETE FROM outbox WHERE status = 'done' AND finished_at < ?")
+        .run(now - KEEP_FINISHED_MS);
+      // Read and stored with no await between: no row can be written in the meantime.
+      const next = nextDue(tenant);
+      this.store(orgId, next);
+      if (next !== null) this.schedule(orgId, rows.length === BATCH ? Date.now() : next);
+    } finally {
+      this.app.tenants.release(tenant);
     }
   }
 
@@ -201,6 +246,8 @@ export class Outbox {
       const message = error instanceof Error ? error.message : String(error);
       const failed = row.attempts >= MAX_ATTEMPTS;
       const retryAt = Date.now() + retryDelay(row.attempts);
+      // An awaited row's due time was its lease: the earlier retry must be known before it is written.
+      if (!failed) this.note(tenant.orgId, retryAt);
       tenant.sqlite
         .query(
           "UPDATE outbox SET status = ?, next_attempt_at = ?, last_error = ?, finished_at = ? WHERE id = ?",
@@ -220,7 +267,6 @@ export class Outbox {
         attempt: row.attempts,
         error: message,
       });
-      if (!failed) this.schedule(tenant.orgId, retryAt);
       return false;
     }
   }
@@ -232,4 +278,8 @@ function nextDue(tenant: TenantDb): number | null {
     .query("SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status IN ('pending', 'running')")
     .get() as { at: number | null };
   return row.at;
+}
+
+function organizationExists(app: AppContext, orgId: string): boolean {
+  return app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
 }

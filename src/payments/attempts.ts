@@ -1,4 +1,5 @@
 import type { AppContext } from "../app-context.ts";
+import { dueTimes, lowerDueTime, storeDueTime } from "../db/due-times.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
@@ -197,26 +198,15 @@ export function noteDeadline(
 ): void {
   // Only a lower deadline is written (the control plane commits with synchronous=FULL).
   const at = row.expires_at + (SWEEP_GRACE_MS[row.method] ?? SWEEP_GRACE_MS.card!);
-  app.platform.sqlite
-    .query(
-      "UPDATE organizations SET next_payment_deadline = ?1 WHERE id = ?2 AND (next_payment_deadline IS NULL OR next_payment_deadline > ?1)",
-    )
-    .run(at, orgId);
+  lowerDueTime(app.platform.sqlite, "next_payment_deadline", orgId, at);
 }
 
 /** Sets the organization's `next_payment_deadline` to what its tenant file says now. */
 export function storeDeadline(app: AppContext, orgId: string, at: number | null): void {
-  app.platform.sqlite
-    .query(
-      "UPDATE organizations SET next_payment_deadline = ?1 WHERE id = ?2 AND next_payment_deadline IS NOT ?1",
-    )
-    .run(at, orgId);
+  storeDueTime(app.platform.sqlite, "next_payment_deadline", orgId, at);
 }
 
 /** Organizations whose next payment deadline has passed, earliest first. */
 export function dueOrganizations(app: AppContext, now: number): string[] {
-  const rows = app.platform.sqlite
-    .query("SELECT id FROM organizations WHERE next_payment_deadline <= ? ORDER BY next_payment_deadline")
-    .all(now) as { id: string }[];
-  return rows.map((r) => r.id);
+  return dueTimes(app.platform.sqlite, "next_payment_deadline", now).map((r) => r.id);
 }

@@ -1,8 +1,13 @@
+import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { deleteOrganization } from "../../src/auth/service.ts";
+import type { Module } from "../../src/core/module.ts";
 import { retryDelay } from "../../src/core/outbox.ts";
+import { migrations as platformMigrations } from "../../src/db/migrations/platform/index.ts";
 import { outboxTestModule, ranMarkers } from "../fixtures/outbox-module.ts";
 import { jsonBody, makeTestApp, type TestApp } from "../helpers/app.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -181,4 +186,221 @@ describe("work after commit survives SIGKILL", () => {
     await third.child.exited;
     expect(ranMarkers(log)).toEqual(["survivor"]);
   }, 20_000);
+});
+
+describe("the control plane knows which organizations have outbox work", () => {
+  /** Apps opened one after another on one data directory (a restart); all closed after the test. */
+  function restarts() {
+    const base = makeTestApp();
+    base.close();
+    const apps: TestApp[] = [];
+    cleanups.push(() => {
+      for (const app of apps) app.close();
+      base.cleanup();
+    });
+    return {
+      dataDir: base.dataDir,
+      log: join(base.dataDir, "runs.log"),
+      open(module: Module, env: Record<string, string> = {}, dataDir = base.dataDir) {
+        const app = makeTestApp({ dataDir, modules: [module], env });
+        apps.push(app);
+        return app;
+      },
+    };
+  }
+
+  function outboxDueAt(t: TestApp, orgId: string): number | null {
+    const row = t.app.ctx.platform.sqlite
+      .query("SELECT outbox_due_at AS at FROM organizations WHERE id = ?")
+      .get(orgId) as { at: number | null };
+    return row.at;
+  }
+
+  function jobRow(t: TestApp, orgId: string, id: string) {
+    const tenant = t.app.ctx.tenants.acquire(orgId);
+    try {
+      return tenant.sqlite
+        .query("SELECT status, attempts, next_attempt_at, finished_at FROM outbox WHERE id = ?")
+        .get(id) as {
+        status: string;
+        attempts: number;
+        next_attempt_at: number;
+        finished_at: number | null;
+      } | null;
+    } finally {
+      t.app.ctx.tenants.release(tenant);
+    }
+  }
+
+  const post = (t: TestApp, key: string, body: Record<string, unknown>) =>
+    t.json("/v1/test/outbox", jsonBody(body, { "x-api-key": key }));
+
+  test("a restart opens only the tenant with work left, runs its job once and clears its due time", async () => {
+    const { log, open } = restarts();
+    const lease = { OUTBOX_LEASE_MS: "300" };
+    // The first process claims the job and never finishes it; it is closed under it (a crash).
+    const first = open(outboxTestModule(log, { hold: true }), lease);
+    const idle = [await first.org("Idle A"), await first.org("Idle B")];
+    const busy = await first.org("Busy");
+    const { status, body } = await post(first, busy.key, { marker: "survivor", kind: "queued" });
+    expect(status).toBe(201);
+    await until(() => jobRow(first, busy.id, body.data.job)?.status === "running");
+    expect(outboxDueAt(first, busy.id)).not.toBeNull();
+    for (const org of idle) expect(outboxDueAt(first, org.id)).toBeNull();
+    first.close();
+
+    const second = open(outboxTestModule(log), lease);
+    // start() has scheduled the busy organization without opening any tenant file.
+    expect(second.app.ctx.tenants.size).toBe(0);
+    await until(() => ranMarkers(log).includes("survivor"));
+    await until(() => outboxDueAt(second, busy.id) === null);
+    // Only the busy tenant was ever opened by this process.
+    expect(second.app.ctx.tenants.size).toBe(1);
+    expect(ranMarkers(log)).toEqual(["survivor"]);
+    expect(jobRow(second, busy.id, body.data.job)?.status).toBe("done");
+    for (const org of idle) expect(outboxDueAt(second, org.id)).toBeNull();
+  });
+
+  test("a due time with no row behind it is cleared by the drain without error", async () => {
+    const { log, open } = restarts();
+    const first = open(outboxTestModule(log));
+    const org = await first.org("Empty");
+    first.close();
+    // The state a crash leaves between the control-plane write and a tenant commit that never came.
+    const platform = new Database(join(first.dataDir, "platform.sqlite"));
+    platform.query("UPDATE organizations SET outbox_due_at = ? WHERE id = ?").run(Date.now() - 1000, org.id);
+    platform.close();
+
+    const second = open(outboxTestModule(log));
+    await until(() => outboxDueAt(second, org.id) === null);
+    expect(second.app.ctx.tenants.size).toBe(1);
+    // The organization's outbox works as before.
+    const { status } = await post(second, org.key, { marker: "after-empty", kind: "queued" });
+    expect(status).toBe(201);
+    await until(() => ranMarkers(log).includes("after-empty"));
+    await until(() => outboxDueAt(second, org.id) === null);
+  });
+
+  test("a failed job's retry time is kept across a restart: not run earlier, run then", async () => {
+    const { log, open } = restarts();
+    // One module instance for both processes: the job fails only on its very first attempt.
+    const module = outboxTestModule(log);
+    const first = open(module);
+    const org = await first.org("Retry");
+    const { status, body } = await post(first, org.key, {
+      marker: "retry",
+      kind: "awaited",
+      failFirst: true,
+    });
+    expect(status).toBe(201);
+    expect(body.data.ran).toBe(false);
+    const failed = jobRow(first, org.id, body.data.job)!;
+    expect(failed.status).toBe("pending");
+    // The awaited row's due time (its lease, a minute) was lowered to the retry time.
+    expect(outboxDueAt(first, org.id)).toBe(failed.next_attempt_at);
+    first.close();
+
+    const second = open(module);
+    // Its retry is still ahead: start() does not open the tenant.
+    expect(second.app.ctx.tenants.size).toBe(0);
+    await until(() => ranMarkers(log).includes("retry"), retryDelay(1) + 3000);
+    const done = jobRow(second, org.id, body.data.job)!;
+    expect(done.status).toBe("done");
+    expect(done.attempts).toBe(2);
+    // A row is claimed only once due, so it finished no earlier than its retry time.
+    expect(done.finished_at!).toBeGreaterThanOrEqual(failed.next_attempt_at);
+    await until(() => outboxDueAt(second, org.id) === null);
+  });
+
+  test("awaited work keeps its lease as the due time, which a drain clears once the lease passed", async () => {
+    const { log, open } = restarts();
+    const t = open(outboxTestModule(log), { OUTBOX_LEASE_MS: "300" });
+    const org = await t.org("Awaited");
+    const before = Date.now();
+    const { status, body } = await post(t, org.key, { marker: "awaited-due", kind: "awaited" });
+    expect(status).toBe(201);
+    expect(body.data.ran).toBe(true);
+    // Had the process died while running it, the row would be due when its lease ran out.
+    expect(outboxDueAt(t, org.id)).toBeGreaterThanOrEqual(before + 300);
+    await until(() => outboxDueAt(t, org.id) === null);
+    expect(ranMarkers(log)).toEqual(["awaited-due"]);
+  });
+
+  test("a rolled-back write's due time is cleared by the drain", async () => {
+    const { log, open } = restarts();
+    const t = open(outboxTestModule(log));
+    const org = await t.org("Rollback");
+    const { status } = await post(t, org.key, { marker: "never", kind: "queued", rollback: true });
+    expect(status).toBe(422);
+    await until(() => outboxDueAt(t, org.id) === null);
+    expect(ranMarkers(log)).toEqual([]);
+  });
+
+  test("a backup marks every organization due, so a service started on it finds the work its tenant copies hold", async () => {
+    const { dataDir, log, open } = restarts();
+    const lease = { OUTBOX_LEASE_MS: "300" };
+    const live = open(outboxTestModule(log, { hold: true }), lease);
+    const idle = await live.org("Idle");
+    const busy = await live.org("Busy");
+    const { body } = await post(live, busy.key, { marker: "backed-up", kind: "queued" });
+    await until(() => jobRow(live, busy.id, body.data.job)?.status === "running");
+
+    // Taken while the service runs; the tenants are copied after the control plane.
+    const out = join(dataDir, "backup");
+    const run = await runCli(["backup", "--out", out], { DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+    expect(run.code).toBe(0);
+    live.close();
+
+    const restored = open(outboxTestModule(log), lease, out);
+    expect(outboxDueAt(restored, idle.id)).toBe(0);
+    expect(outboxDueAt(restored, busy.id)).toBe(0);
+    await until(() => ranMarkers(log).includes("backed-up"));
+    await until(() => outboxDueAt(restored, busy.id) === null && outboxDueAt(restored, idle.id) === null);
+    expect(ranMarkers(log)).toEqual(["backed-up"]);
+  });
+
+  test("the migration adding the column makes every organization due, so rows written before it still run", async () => {
+    const { dataDir, log, open } = restarts();
+    const lease = { OUTBOX_LEASE_MS: "300" };
+    const before = open(outboxTestModule(log, { hold: true }), lease);
+    const idle = await before.org("Idle");
+    const busy = await before.org("Busy");
+    const { body } = await post(before, busy.key, { marker: "pre-upgrade", kind: "queued" });
+    await until(() => jobRow(before, busy.id, body.data.job)?.status === "running");
+    before.close();
+
+    // The control plane as the release before the column left it, then that migration applied.
+    const platform = new Database(join(dataDir, "platform.sqlite"));
+    platform.run("DROP INDEX organizations_outbox_due_idx");
+    platform.run("ALTER TABLE organizations DROP COLUMN outbox_due_at");
+    for (const statement of platformMigrations.files["0003_outbox_due"]!.split("--> statement-breakpoint")) {
+      platform.run(statement);
+    }
+    const due = platform.query("SELECT outbox_due_at AS at FROM organizations").all() as {
+      at: number | null;
+    }[];
+    platform.close();
+    expect(due).toEqual([{ at: 0 }, { at: 0 }]);
+
+    const after = open(outboxTestModule(log), lease);
+    await until(() => ranMarkers(log).includes("pre-upgrade"));
+    await until(() => outboxDueAt(after, busy.id) === null && outboxDueAt(after, idle.id) === null);
+    expect(ranMarkers(log)).toEqual(["pre-upgrade"]);
+  });
+
+  test("an organization deleted while a drain is scheduled for it breaks nothing: other work still runs", async () => {
+    const { log, open } = restarts();
+    const t = open(outboxTestModule(log), { OUTBOX_LEASE_MS: "300" });
+    const gone = await t.org("Gone");
+    const kept = await t.org("Kept");
+    // Awaited work leaves a drain scheduled for when its lease runs out.
+    const { status } = await post(t, gone.key, { marker: "before-delete", kind: "awaited" });
+    expect(status).toBe(201);
+    deleteOrganization(t.app.ctx, gone.id);
+    await Bun.sleep(500);
+    const after = await post(t, kept.key, { marker: "kept", kind: "queued" });
+    expect(after.status).toBe(201);
+    await until(() => ranMarkers(log).includes("kept"));
+    expect(ranMarkers(log)).toEqual(["before-delete", "kept"]);
+  });
 });

@@ -4,6 +4,7 @@ import journal from "./meta/_journal.json";
 import m0 from "./0000_gorgeous_cerebro.sql" with { type: "text" };
 import m1 from "./0001_agent_auth.sql" with { type: "text" };
 import m2 from "./0002_payment_routes.sql" with { type: "text" };
+import m3 from "./0003_outbox_due.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -11,5 +12,6 @@ export const migrations: EmbeddedMigrations = {
     "0000_gorgeous_cerebro": m0,
     "0001_agent_auth": m1,
     "0002_payment_routes": m2,
+    "0003_outbox_due": m3,
   },
 };
