@@ -1,19 +1,24 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
+  type ListToolsResult,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import packageJson from "../../package.json" with { type: "json" };
 import { readCookie } from "../auth/caller.ts";
 import { ApiError, type ErrorBody } from "../core/errors.ts";
 import type { Outcome } from "../core/executor.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
+import type { KeptBody } from "../core/response-cache.ts";
 import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
+import { resultHead, resultResponse, screen } from "./direct.ts";
 import { buildTools, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
 
 /** The same name as the OpenAPI document's `info.title`. */
@@ -38,7 +43,23 @@ export interface McpOptions {
   grantedOperations?: (service: Service, caller: Caller) => Iterable<string> | Promise<Iterable<string>>;
 }
 
+/** What a tool call needs of its HTTP request, whichever way it is answered. */
+interface ToolRun {
+  requestId: string;
+  caller: Caller;
+  client: ClientInfo;
+  idempotencyHeader: string | undefined;
+  customerToken: () => string | undefined;
+}
+
+/**
+ * The SDK server's JSON Schema validator (used only for elicitation, which these tools never ask
+ * for): one for every request, as a new Ajv instance per server cost more than the tool call.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 const JSON_TYPE = "application/json; charset=utf-8";
+const encoder = new TextEncoder();
 
 function errorResponse(body: ErrorBody, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -54,6 +75,7 @@ const refusal = (error: ApiError): Response => errorResponse(error.toBody(), err
 export class McpEndpoint {
   private readonly tools: Map<string, Tool>;
   private readonly baseUrl: string;
+  private readonly keptResults = new WeakMap<KeptBody, Uint8Array>();
 
   constructor(
     private readonly service: Service,
@@ -84,9 +106,58 @@ export class McpEndpoint {
       throw error;
     }
 
-    const server = this.server(request, requestId, caller, {
-      ip: client?.ip ?? (() => null),
-      userAgent: client?.userAgent ?? request.headers.get("user-agent"),
+    const run: ToolRun = {
+      requestId,
+      caller,
+      client: {
+        ip: client?.ip ?? (() => null),
+        userAgent: client?.userAgent ?? request.headers.get("user-agent"),
+      },
+      idempotencyHeader: request.headers.get("idempotency-key") ?? undefined,
+      customerToken: () => request.headers.get(CUSTOMER_HEADER) ?? readCookie(request, CUSTOMER_COOKIE),
+    };
+    const screened = await screen(request, this.service.ctx.config.maxBodyBytes, (name) =>
+      this.tools.has(name),
+    );
+    switch (screened.kind) {
+      case "list": {
+        let result: ListToolsResult;
+        try {
+          result = await this.listTools(caller);
+        } catch {
+          // A failing grant lookup: the SDK turns the same failure into its JSON-RPC error.
+          return this.viaSdk(screened.forSdk(), run);
+        }
+        return resultResponse(screened.id, resultHead(JSON.stringify(result)));
+      }
+      case "call": {
+        const answer = await this.callTool(this.tools.get(screened.params.name)!, screened.params, run);
+        return resultResponse(
+          screened.id,
+          answer.refusal ? resultHead(JSON.stringify(answer.refusal)) : this.successHead(answer.outcome),
+        );
+      }
+      case "sdk":
+        return this.viaSdk(screened.request, run);
+    }
+  }
+
+  /** Anything not answered directly: a server and transport for this one request, bound to its caller. */
+  private async viaSdk(request: Request, run: ToolRun): Promise<Response> {
+    const server = new Server(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator: SCHEMA_VALIDATOR,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => this.listTools(run.caller));
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+      const tool = this.tools.get(params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      const answer = await this.callTool(tool, params, run);
+      return answer.refusal ?? success(answer.outcome);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -101,37 +172,54 @@ export class McpEndpoint {
     }
   }
 
-  /** A server for one HTTP request, bound to its caller. */
-  private server(request: Request, requestId: string, caller: Caller, client: ClientInfo): Server {
-    const server = new Server(
-      { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: (await this.visibleTools(caller)).map((tool) => tool.definition),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
-      const tool = this.tools.get(params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-      const meta = params._meta?.[IDEMPOTENCY_META];
-      try {
-        if (meta !== undefined && typeof meta !== "string") {
-          throw new ApiError("VALIDATION_ERROR", "_meta.idempotencyKey must be a string", [
-            { path: `/_meta/${IDEMPOTENCY_META}`, message: "Expected string" },
-          ]);
-        }
-        const outcome = await this.service.executor.execute(tool.op, { caller }, params.arguments ?? {}, {
-          requestId,
-          client,
-          idempotencyKey: meta ?? request.headers.get("idempotency-key") ?? undefined,
-          customerToken: () => request.headers.get(CUSTOMER_HEADER) ?? readCookie(request, CUSTOMER_COOKIE),
-        });
-        return success(outcome);
-      } catch (error) {
-        return failure(error, this.service, requestId);
+  /**
+   * The `resultHead` of a success; for a kept catalog body, encoded once and reused for as long as the
+   * response cache keeps that body (as REST reuses its encoded form), so a cached listing costs
+   * neither escaping nor encoding again.
+   */
+  private successHead(outcome: Outcome): string | Uint8Array {
+    const { kept } = outcome;
+    if (!kept) return resultHead(successJson(outcome));
+    let encoded = this.keptResults.get(kept);
+    if (!encoded) {
+      encoded = encoder.encode(resultHead(successJson(outcome)));
+      this.keptResults.set(kept, encoded);
+    }
+    return encoded;
+  }
+
+  private async listTools(caller: Caller): Promise<ListToolsResult> {
+    return { tools: (await this.visibleTools(caller)).map((tool) => tool.definition) };
+  }
+
+  /** One tool call: the operation's outcome, or any refusal as the error result. */
+  private async callTool(
+    tool: Tool,
+    params: CallToolRequest["params"],
+    run: ToolRun,
+  ): Promise<{ outcome: Outcome; refusal?: never } | { refusal: CallToolResult }> {
+    const meta = params._meta?.[IDEMPOTENCY_META];
+    try {
+      if (meta !== undefined && typeof meta !== "string") {
+        throw new ApiError("VALIDATION_ERROR", "_meta.idempotencyKey must be a string", [
+          { path: `/_meta/${IDEMPOTENCY_META}`, message: "Expected string" },
+        ]);
       }
-    });
-    return server;
+      const outcome = await this.service.executor.execute(
+        tool.op,
+        { caller: run.caller },
+        params.arguments ?? {},
+        {
+          requestId: run.requestId,
+          client: run.client,
+          idempotencyKey: meta ?? run.idempotencyHeader,
+          customerToken: run.customerToken,
+        },
+      );
+      return { outcome };
+    } catch (error) {
+      return { refusal: failure(error, this.service, run.requestId) };
+    }
   }
 
   /** The tools this caller may call: by scope, and for agents by grant once a grant lookup is given. */
@@ -145,14 +233,26 @@ export class McpEndpoint {
   }
 }
 
+const NULL_ENVELOPE = '{"data":null}';
+
 /** The API's envelope as text and as `structuredContent` (`{data: null}` for a 204). */
 function success(outcome: Outcome): CallToolResult {
-  const text = outcome.body ?? '{"data":null}';
+  const text = outcome.body ?? NULL_ENVELOPE;
   return {
     content: [{ type: "text", text }],
     structuredContent: JSON.parse(text) as Record<string, unknown>,
     ...(outcome.replayed ? { _meta: { idempotentReplayed: true } } : {}),
   };
+}
+
+/**
+ * `JSON.stringify(success(outcome))` without parsing and re-serialising the envelope: the body is
+ * already JSON, so it goes in as `structuredContent` verbatim (the direct path's hot spot).
+ */
+function successJson(outcome: Outcome): string {
+  const text = outcome.body ?? NULL_ENVELOPE;
+  const meta = outcome.replayed ? ',"_meta":{"idempotentReplayed":true}' : "";
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${meta}}`;
 }
 
 /** Any refusal as a tool result the agent can read: `{error, code, status, details?}` with `isError`. */
