@@ -1450,13 +1450,7 @@ export interface components {
       onHand: number;
       allowBackorder: boolean;
     };
-    StoreSettings: {
-      name: string;
-      currency: string;
-      defaultLocale: string;
-      locales: string[];
-      country: string;
-      pricesIncludeTax: boolean;
+    StoreSettings: components["schemas"]["Store"] & {
       taxRates: {
         country: string;
         rate: number;
@@ -2510,22 +2504,7 @@ export interface operations {
         };
         content: {
           "application/json": {
-            data: {
-              id: string;
-              name: string;
-              /** @description First characters of the key, to tell keys apart */
-              start: string;
-              metadata: {
-                organizationId: string;
-                scopes: ("storefront" | "admin")[];
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
-              expiresAt: string | null;
-              revokedAt: string | null;
+            data: components["schemas"]["ApiKey"] & {
               /** @description The key itself; shown only in this response */
               key: string;
             };
@@ -5418,27 +5397,7 @@ export interface operations {
         };
         content: {
           "application/json": {
-            data: {
-              id: string;
-              email: string;
-              firstName: string | null;
-              lastName: string | null;
-              phone: string | null;
-              hasAccount: boolean;
-              /** @description Orders that are not cancelled */
-              ordersCount: number;
-              totalSpent: {
-                /** @description Integer minor units (cents) */
-                amount: number;
-                /** @description ISO 4217 */
-                currency: string;
-              };
-              lastOrderAt: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
+            data: components["schemas"]["Customer"] & {
               /** @description The last 10 orders, newest first */
               recentOrders: {
                 id: string;

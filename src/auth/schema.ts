@@ -67,7 +67,7 @@ export const ApiKey = named(
   }),
 );
 
-export const CreatedApiKey = Type.Composite([
+export const CreatedApiKey = Type.Intersect([
   ApiKey,
   Type.Object({ key: Type.String({ description: "The key itself; shown only in this response" }) }),
 ]);

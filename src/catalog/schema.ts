@@ -70,7 +70,7 @@ export const PublicStore = named(
 
 export const StoreSettings = named(
   "StoreSettings",
-  Type.Composite([
+  Type.Intersect([
     PublicStore,
     Type.Object({
       taxRates: Type.Array(Type.Object({ country: Type.String(), rate: Type.Integer() })),

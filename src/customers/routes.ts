@@ -79,7 +79,7 @@ const OrderSummary = Type.Object({
   placedAt: Timestamp,
 });
 
-const CustomerDetail = Type.Composite([
+const CustomerDetail = Type.Intersect([
   Customer,
   Type.Object({
     recentOrders: Type.Array(OrderSummary, { description: "The last 10 orders, newest first" }),
