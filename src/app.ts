@@ -11,13 +11,13 @@ import type { Module, Service } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
 import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
+import { errorResponse, JSON_TYPE, jsonResponse } from "./core/respond.ts";
 import { signedInCustomer } from "./customers/customer-session.ts";
 import { HttpAdapter, type RequestState } from "./http/adapter.ts";
 import { NO_STORE, REVALIDATE, Representation } from "./http/caching.ts";
 import { Cors, corsPolicyOf } from "./http/cors.ts";
 import { docsAssets, type StaticAsset } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { errorResponse, JSON_TYPE, jsonResponse } from "./http/respond.ts";
 import { RouteTable } from "./http/route-table.ts";
 import { modules } from "./modules.ts";
 
@@ -201,9 +201,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       let response: Response;
       try {
         checkDeclaredLength(request, config.maxBodyBytes);
-        response =
-          (origin !== null && request.method === "OPTIONS" && cors.preflight(request, origin)) ||
-          (await handle(request));
+        response = (origin !== null && cors.preflight(request, origin)) || (await handle(request));
       } catch (error) {
         response = errorResponse(error, log, state.id);
       }

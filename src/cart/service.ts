@@ -401,7 +401,11 @@ function addLine(
     ]);
   }
   checkStock(variant, quantity);
-  if (!existing) {
+  if (existing) {
+    tenant.sqlite
+      .query("UPDATE cart_items SET quantity = ?, unit_price = ? WHERE id = ?")
+      .run(quantity, variant.price, existing.id);
+  } else {
     const { n } = tenant.sqlite
       .query("SELECT count(*) AS n FROM cart_items WHERE cart_id = ?")
       .get(cartId) as {
@@ -414,12 +418,6 @@ function addLine(
         [{ path, message: `the cart already has ${n} lines (at most ${MAX_CART_LINES})` }],
       );
     }
-  }
-  if (existing) {
-    tenant.sqlite
-      .query("UPDATE cart_items SET quantity = ?, unit_price = ? WHERE id = ?")
-      .run(quantity, variant.price, existing.id);
-  } else {
     tenant.sqlite
       .query(
         "INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -4,13 +4,13 @@ import { readJsonBody, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
+import { errorResponse, JSON_TYPE } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
 import { NO_STORE, REVALIDATE, Representation } from "./caching.ts";
 import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
 import { cookieHeader } from "./cookies.ts";
 import { type CorsPolicy, corsPolicyOf } from "./cors.ts";
-import { errorResponse, JSON_TYPE } from "./respond.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
 export interface RequestState {

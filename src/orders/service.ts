@@ -138,16 +138,18 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
     if (need !== undefined && (line.on_hand ?? 0) < need) return false;
   }
   const setTaken = db.query("UPDATE order_items SET stock_taken = ? WHERE id = ?");
+  const takeStock = db.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?");
+  // What each variant has left as earlier lines of the same variant take from it.
+  const left = new Map(lines.map((line) => [line.variant_id, line.on_hand ?? 0]));
   for (const line of lines) {
     if (!line.tracked) {
       setTaken.run(0, line.id);
       continue;
     }
-    const onHand = (
-      db.query("SELECT on_hand FROM variants WHERE id = ?").get(line.variant_id) as { on_hand: number }
-    ).on_hand;
+    const onHand = left.get(line.variant_id)!;
     const take = line.allow_backorder ? Math.min(Math.max(onHand, 0), line.quantity) : line.quantity;
-    db.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(take, line.variant_id);
+    takeStock.run(take, line.variant_id);
+    left.set(line.variant_id, onHand - take);
     setTaken.run(take, line.id);
   }
   db.query("UPDATE orders SET stock_held = 1 WHERE id = ?").run(orderId);

@@ -8,6 +8,7 @@ import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
+import { iso } from "../lib/time.ts";
 import type {
   CheckoutPayments,
   OrderToPay,
@@ -366,7 +367,7 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
 }
 
 /** Easypay's `YYYY-MM-DD HH:mm` (UTC). */
-const easypayTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+const easypayTime = (ms: number) => iso(ms).slice(0, 16).replace("T", " ");
 
 // ---------------------------------------------------------------- refunds
 
@@ -451,14 +452,11 @@ function settleRefund(
 ) {
   const now = nowOf(app);
   durably(tenant.sqlite, () => {
-    tenant.sqlite
+    const current = tenant.sqlite
       .query(
-        "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = CASE WHEN status = 'pending' THEN ? ELSE status END, updated_at = ? WHERE id = ?",
+        "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = CASE WHEN status = 'pending' THEN ? ELSE status END, updated_at = ? WHERE id = ? RETURNING status",
       )
-      .run(providerRefundId, status, now, refund.id);
-    const current = tenant.sqlite.query("SELECT status FROM payment_refunds WHERE id = ?").get(refund.id) as {
-      status: string;
-    };
+      .get(providerRefundId, status, now, refund.id) as { status: string };
     tenant.sqlite.query("UPDATE refunds SET status = ? WHERE id = ?").run(current.status, refund.id);
     recompute(tenant, refund.order_id, now);
     if (note) addOrderEvent(tenant, refund.order_id, "refund", note, now);
@@ -475,17 +473,11 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
   const attempt = findAttempt(tenant, refund.attempt_id)!;
   const creds = credentialsFor(app, tenant, attempt, "refunds");
   const currency = attempt.currency;
+  const fail = (message: string) => settleRefund(app, tenant, refund, null, "failed", message);
   try {
     if (attempt.provider === "stripe") {
       if (!attempt.provider_ref2) {
-        settleRefund(
-          app,
-          tenant,
-          refund,
-          null,
-          "failed",
-          "Refund failed: the Stripe payment is not known yet",
-        );
+        fail("Refund failed: the Stripe payment is not known yet");
         return;
       }
       const answer = await createStripeRefund(
@@ -521,12 +513,7 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
     }
   } catch (error) {
     if (error instanceof ProviderError && error.refused) {
-      settleRefund(
-        app,
-        tenant,
-        refund,
-        null,
-        "failed",
+      fail(
         `Refund of ${formatAmount(refund.amount, currency)} refused by ${attempt.provider} (${error.message})`,
       );
       return;

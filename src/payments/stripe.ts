@@ -122,7 +122,7 @@ export interface StripeReading {
   ref2?: string;
 }
 
-/** What an event means (PAYMENTS contract §3.1 table); unknown kinds are ignored. */
+/** What a Stripe event means for its attempt; unknown kinds are ignored. */
 export function readStripeEvent(event: StripeEvent): StripeReading {
   const object = event.data.object;
   const metadata = (object.metadata ?? {}) as Record<string, unknown>;

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AppContext } from "../app-context.ts";
 import { readRawBody } from "../core/body.ts";
-import { ApiError } from "../core/errors.ts";
+import { ApiError, notFound } from "../core/errors.ts";
 import type { RawRoute, Service } from "../core/module.ts";
+import { errorResponse, JSON_TYPE, jsonResponse } from "../core/respond.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
 import {
@@ -49,27 +50,7 @@ const FORWARDED_HEADERS = [
 const API_PATH = "/v1/webhooks/payments/:provider";
 const INGRESS_PATH = "/api/webhooks/:provider/:org";
 
-const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
-
-function errorResponse(app: AppContext, error: unknown, requestId: string): Response {
-  if (error instanceof ApiError) {
-    return new Response(JSON.stringify(error.toBody()), {
-      status: error.status,
-      headers: { ...JSON_TYPE, ...error.headers },
-    });
-  }
-  app.log.error("unhandled error", {
-    requestId,
-    error: error instanceof Error ? error.message : String(error),
-    stack: error instanceof Error ? error.stack : undefined,
-  });
-  return new Response(JSON.stringify({ error: "Internal error", code: "INTERNAL", status: 500 }), {
-    status: 500,
-    headers: JSON_TYPE,
-  });
-}
-
-const ok = (data: unknown) => new Response(JSON.stringify({ data }), { status: 200, headers: JSON_TYPE });
+const ok = (data: unknown) => jsonResponse(200, { data });
 
 const signatureInvalid = () =>
   new ApiError("WEBHOOK_SIGNATURE_INVALID", "The notification's proof is invalid");
@@ -363,7 +344,7 @@ async function apiWebhook(
     const orgs = url.searchParams.getAll("org");
     if (orgs.length !== 1) throw malformed("Exactly one org query parameter is required");
     org = orgs[0]!;
-    if (org !== "_" && !orgExists(app, org)) throw new ApiError("NOT_FOUND", "Organization not found");
+    if (org !== "_" && !orgExists(app, org)) throw notFound("Organization");
     const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
     const creds = verifyProof(app, provider, org, request, url, body);
     if (provider === "stripe") received = await receiveStripe(app, org, creds, body);
@@ -371,7 +352,7 @@ async function apiWebhook(
     else received = await receiveEasypay(app, org, creds, body);
     return ok({ received: true, outcome: received.outcome });
   } catch (error) {
-    const response = errorResponse(app, error, requestId);
+    const response = errorResponse(error, app.log, requestId);
     status = response.status;
     return response;
   } finally {
@@ -418,7 +399,7 @@ async function ingressWebhook(
       );
     }
     if (!isProvider(provider)) throw unknownProvider();
-    if (org !== "_" && !orgExists(app, org)) throw new ApiError("NOT_FOUND", "Organization not found");
+    if (org !== "_" && !orgExists(app, org)) throw notFound("Organization");
     const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
     verifyProof(app, provider, org, request, url, body);
 
@@ -446,12 +427,12 @@ async function ingressWebhook(
         throw upstream("The payment API could not be reached");
       }
     }
-    const relayed = new Headers(JSON_TYPE);
+    const relayed = new Headers({ "content-type": JSON_TYPE });
     const retryAfter = answer.headers.get("retry-after");
     if (retryAfter) relayed.set("retry-after", retryAfter);
     return new Response(await answer.arrayBuffer(), { status: answer.status, headers: relayed });
   } catch (error) {
-    return errorResponse(app, error, requestId);
+    return errorResponse(error, app.log, requestId);
   }
 }
 

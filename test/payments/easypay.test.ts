@@ -9,6 +9,7 @@ import {
   type PaymentsWorld,
   paymentShop,
   placeWith,
+  providerShop,
   putIntegration,
   stockOf,
 } from "./helpers.ts";
@@ -18,10 +19,13 @@ let shop: Shop;
 
 beforeAll(async () => {
   w = makeWorld();
-  shop = await paymentShop(w.t, "Easypay Shop", "easypay-shop.example");
-  await putIntegration(w.t, shop.org.key, "easypay", { fields: EASYPAY });
-  for (const variant of shop.shirt.variants)
-    await shop.admin.patch(`/v1/admin/inventory/${variant.id}`, { onHand: 100 });
+  shop = await providerShop(
+    w.t,
+    "Easypay Shop",
+    "easypay-shop.example",
+    { provider: "easypay", fields: EASYPAY },
+    100,
+  );
 });
 afterAll(() => w.close());
 

@@ -327,6 +327,22 @@ export async function paymentShop(t: TestApp, name: string, host: string): Promi
   return makeShop(t, name, host);
 }
 
+/** A payment shop with one provider's integration saved and every shirt variant stocked to `onHand`. */
+export async function providerShop(
+  t: TestApp,
+  name: string,
+  host: string,
+  integration: { provider: string; fields: Record<string, unknown> },
+  onHand: number,
+): Promise<Shop> {
+  const shop = await paymentShop(t, name, host);
+  await putIntegration(t, shop.org.key, integration.provider, { fields: integration.fields });
+  for (const variant of shop.shirt.variants) {
+    await shop.admin.patch(`/v1/admin/inventory/${variant.id}`, { onHand });
+  }
+  return shop;
+}
+
 /** A cart with one shirt (19.99 + 4.90 shipping), PT address (with a phone) and shipping. */
 export async function readyCart(shop: Shop, quantity = 1, variantIndex = 0): Promise<string> {
   const variantId = shop.shirt.variants[variantIndex].id;

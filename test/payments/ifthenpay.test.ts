@@ -10,6 +10,7 @@ import {
   type PaymentsWorld,
   paymentShop,
   placeWith,
+  providerShop,
   putIntegration,
   stockOf,
 } from "./helpers.ts";
@@ -19,10 +20,13 @@ let shop: Shop;
 
 beforeAll(async () => {
   w = makeWorld({ IFTHENPAY_ANTIPHISHING_KEY: "environment-key-123" });
-  shop = await paymentShop(w.t, "Multibanco Shop", "mb-shop.example");
-  await putIntegration(w.t, shop.org.key, "ifthenpay", { fields: IFTHENPAY });
-  for (const variant of shop.shirt.variants)
-    await shop.admin.patch(`/v1/admin/inventory/${variant.id}`, { onHand: 100 });
+  shop = await providerShop(
+    w.t,
+    "Multibanco Shop",
+    "mb-shop.example",
+    { provider: "ifthenpay", fields: IFTHENPAY },
+    100,
+  );
 });
 afterAll(() => w.close());
 
@@ -33,21 +37,32 @@ function callback(params: Record<string, string | undefined>, org = shop.org.id)
   return w.t.json(`/api/webhooks/ifthenpay/${org}?${query}`);
 }
 
+const euros = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+
 async function multibancoOrder(variantIndex = 0) {
   const res = await placeWith(shop, "ifthenpay_multibanco", { variantIndex });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   const order = res.body.data;
   const call = w.ifthenpay.calls.at(-1)!;
   const sent = JSON.parse(call.body) as { orderId: string; amount: string };
+  const requestId = `mbreq${w.ifthenpay.next}`;
+  const action = order.payment.action;
   return {
     order,
     orderRef: sent.orderId,
-    requestId: `mbreq${w.ifthenpay.next}`,
-    action: order.payment.action,
+    requestId,
+    action,
+    /** The callback Ifthenpay sends once this reference is paid in full. */
+    paidCallback: {
+      key: IFTHENPAY.antiPhishingKey,
+      orderId: sent.orderId,
+      amount: euros(order.totals.total.amount),
+      requestId,
+      entity: action.entity as string,
+      reference: action.reference as string,
+    },
   };
 }
-
-const euros = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
 
 describe("Multibanco references", () => {
   test("place-order asks Ifthenpay for a reference after the commit and shows entity, reference, amount and expiry", async () => {
@@ -155,16 +170,8 @@ describe("Multibanco references", () => {
   test("An Ifthenpay callback containing org=<other org> is applied to the org in the path only", async () => {
     const other = await paymentShop(w.t, "Other MB shop", "other-mb.example");
     await putIntegration(w.t, other.org.key, "ifthenpay", { fields: IFTHENPAY });
-    const { order, orderRef, requestId, action } = await multibancoOrder();
-    const query = new URLSearchParams({
-      org: other.org.id,
-      key: IFTHENPAY.antiPhishingKey,
-      orderId: orderRef,
-      amount: euros(order.totals.total.amount),
-      requestId,
-      entity: action.entity,
-      reference: action.reference,
-    });
+    const { order, paidCallback } = await multibancoOrder();
+    const query = new URLSearchParams({ org: other.org.id, ...paidCallback });
     // Sent to the other org's URL, naming this org: applied to the other org only, where it is unknown.
     const elsewhere = await w.t.json(
       `/api/webhooks/ifthenpay/${other.org.id}?${new URLSearchParams({ ...Object.fromEntries(query), org: shop.org.id })}`,
@@ -178,15 +185,8 @@ describe("Multibanco references", () => {
   });
 
   test("the ingress also takes the callback as a form POST; the API route needs x-checkout-secret and the key", async () => {
-    const { order, orderRef, requestId, action } = await multibancoOrder();
-    const form = new URLSearchParams({
-      key: IFTHENPAY.antiPhishingKey,
-      orderId: orderRef,
-      amount: euros(order.totals.total.amount),
-      requestId,
-      entity: action.entity,
-      reference: action.reference,
-    });
+    const { paidCallback } = await multibancoOrder();
+    const form = new URLSearchParams(paidCallback);
     const direct = await w.t.json(`/v1/webhooks/payments/ifthenpay?org=${shop.org.id}&${form}`);
     expect(direct.status).toBe(401);
     expect(direct.body.code).toBe("UNAUTHORIZED");
@@ -217,15 +217,8 @@ describe("Multibanco references", () => {
   });
 
   test("refunds of Ifthenpay payments are recorded as manual refunds, done at once, without a provider call", async () => {
-    const { order, orderRef, requestId, action } = await multibancoOrder();
-    await callback({
-      key: IFTHENPAY.antiPhishingKey,
-      orderId: orderRef,
-      amount: euros(order.totals.total.amount),
-      requestId,
-      entity: action.entity,
-      reference: action.reference,
-    });
+    const { order, paidCallback } = await multibancoOrder();
+    await callback(paidCallback);
     const calls = w.ifthenpay.calls.length;
     const res = await shop.admin.post(`/v1/admin/orders/${order.id}/refund`, { amount: 100 });
     expect(res.status).toBe(200);
@@ -298,7 +291,7 @@ describe("expiry", () => {
 
   test("Multibanco paid after expiry: sweep, then callback → re-opened and paid (stock re-reserved), or cancelled/paid + refund_required", async () => {
     for (const stockLeft of [100, 0]) {
-      const { order, orderRef, requestId, action } = await multibancoOrder(4);
+      const { order, paidCallback } = await multibancoOrder(4);
       try {
         w.clock.offset = Date.parse(order.payment.expiresAt) + 16 * 60_000 - Date.now();
         await sweepPayments(w.t.app.ctx);
@@ -307,14 +300,7 @@ describe("expiry", () => {
       }
       expect((await adminOrder(shop, order.id)).status).toBe("cancelled");
       await shop.admin.patch(`/v1/admin/inventory/${shop.shirt.variants[4].id}`, { onHand: stockLeft });
-      const res = await callback({
-        key: IFTHENPAY.antiPhishingKey,
-        orderId: orderRef,
-        amount: euros(order.totals.total.amount),
-        requestId,
-        entity: action.entity,
-        reference: action.reference,
-      });
+      const res = await callback(paidCallback);
       expect(res.body.data.outcome).toBe("flagged");
       const after = await adminOrder(shop, order.id);
       if (stockLeft > 0) {

@@ -101,7 +101,7 @@ describe("payment methods of a cart", () => {
     expect(await ids(usd, usdCart.id)).toEqual(["stripe_card"]);
   });
 
-  test("When Ifthenpay and Easypay both offer Multibanco, exactly one is listed, by the §5 precedence", async () => {
+  test("When Ifthenpay and Easypay both offer Multibanco, exactly one is listed (own credentials first, then Ifthenpay over Easypay)", async () => {
     // Environment credentials for both: Ifthenpay beats Easypay.
     const w = world({
       IFTHENPAY_ANTIPHISHING_KEY: "env-key-0001",

@@ -6,9 +6,8 @@ import {
   events,
   makeWorld,
   type PaymentsWorld,
-  paymentShop,
   placeStripeOrder,
-  putIntegration,
+  providerShop,
   STRIPE,
   type StripeRefs,
   stockOf,
@@ -23,10 +22,13 @@ let shop: Shop;
 
 beforeAll(async () => {
   w = makeWorld();
-  shop = await paymentShop(w.t, "Scenario Shop", "scenarios.example");
-  await putIntegration(w.t, shop.org.key, "stripe", { fields: STRIPE });
-  for (const variant of shop.shirt.variants)
-    await shop.admin.patch(`/v1/admin/inventory/${variant.id}`, { onHand: 1000 });
+  shop = await providerShop(
+    w.t,
+    "Scenario Shop",
+    "scenarios.example",
+    { provider: "stripe", fields: STRIPE },
+    1000,
+  );
 });
 afterAll(() => w.close());
 
@@ -191,7 +193,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-describe("Every permutation of each §4.5 scenario ends in the same order state, stock and refund totals", () => {
+describe("Every permutation of each card reconciliation scenario ends in the same order state, stock and refund totals", () => {
   for (const scenario of SCENARIOS) {
     test(scenario.name, async () => {
       const results: string[] = [];

@@ -14,6 +14,7 @@ import {
   paymentShop,
   placeStripeOrder,
   placeWith,
+  providerShop,
   putIntegration,
   STRIPE,
   STRIPE_ENV,
@@ -29,11 +30,13 @@ let shop: Shop;
 
 beforeAll(async () => {
   w = makeWorld(STRIPE_ENV);
-  shop = await paymentShop(w.t, "Card Shop", "card-shop.example");
-  await putIntegration(w.t, shop.org.key, "stripe", { fields: STRIPE });
-  for (const variant of shop.shirt.variants) {
-    await shop.admin.patch(`/v1/admin/inventory/${variant.id}`, { onHand: 1000 });
-  }
+  shop = await providerShop(
+    w.t,
+    "Card Shop",
+    "card-shop.example",
+    { provider: "stripe", fields: STRIPE },
+    1000,
+  );
 });
 afterAll(() => w.close());
 

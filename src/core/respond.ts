@@ -1,5 +1,5 @@
-import { ApiError } from "../core/errors.ts";
 import type { Logger } from "../lib/log.ts";
+import { ApiError } from "./errors.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
