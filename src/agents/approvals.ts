@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { immediately } from "../db/sqlite.ts";
 import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 import { type Capability, CLASS_LABELS, constraintsInWords } from "./capabilities.ts";
 import { conflict, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
@@ -215,7 +216,7 @@ export function approvalView(rt: AgentRuntime, approval: ApprovalRow, userId: st
     approval: {
       approval_id: approval.id,
       status: approval.status,
-      created_at: new Date(approval.created_at).toISOString(),
+      created_at: iso(approval.created_at),
       expires_in: Math.max(0, Math.ceil((approval.expires_at - rt.now()) / 1000)),
       binding_message: approval.binding_message,
       reason: approval.reason,

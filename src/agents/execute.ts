@@ -1,12 +1,13 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../auth/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Outcome, ValidatedInput } from "../core/executor.ts";
 import type { Caller, ClientInfo, Operation } from "../core/operation.ts";
+import { JSON_TYPE, jsonResponse } from "../core/respond.ts";
 import { compileInput, type InputValidator } from "../core/validation.ts";
 import { TtlCache } from "../lib/ttl-cache.ts";
 import { type Capability, violationsOf } from "./capabilities.ts";
 import { ConstraintViolation, ProtocolError, type Violation } from "./errors.ts";
-import { agentCaller, callerHolds, effectiveGrants } from "./grants.ts";
+import { agentCaller, callerConstraints, callerHolds } from "./grants.ts";
 import type { AgentAuth } from "./jwt.ts";
 import type { AgentRuntime } from "./runtime.ts";
 
@@ -14,7 +15,6 @@ import type { AgentRuntime } from "./runtime.ts";
 // pipeline: validation, grant and constraints, tenant, handler, envelope, idempotency keyed by the
 // agent), or proxied to API_PUBLIC_URL with an API key when that is another origin.
 
-const JSON_TYPE = "application/json; charset=utf-8";
 const PROXY_TIMEOUT_MS = 30_000;
 const PROXY_KEY_CHECK_MS = 5 * 60_000;
 
@@ -26,9 +26,6 @@ export interface ExecuteCall {
   requestId: string;
   client: ClientInfo;
 }
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
 
 const violationsBody = (capability: string, violations: Violation[]) =>
   new ProtocolError(
@@ -74,7 +71,7 @@ export async function executeCapability(rt: AgentRuntime, call: ExecuteCall): Pr
     return outcomeResponse(outcome);
   } catch (error) {
     if (error instanceof ConstraintViolation) throw violationsBody(capability.name, error.violations);
-    if (error instanceof ApiError) return json(error.status, error.toBody(), error.headers);
+    if (error instanceof ApiError) return jsonResponse(error.status, error.toBody(), error.headers);
     throw error;
   }
 }
@@ -150,7 +147,7 @@ async function keyIdentity(rt: AgentRuntime, key: string, requestId: string): Pr
     cache = new TtlCache<KeyIdentity>(PROXY_KEY_CHECK_MS, 1000);
     keyChecks.set(rt, cache);
   }
-  const cacheKey = createHash("sha256").update(key).digest("hex");
+  const cacheKey = sha256Hex(key);
   const cached = cache.get(cacheKey);
   if (cached) return cached;
   let response: Response;
@@ -181,10 +178,11 @@ async function proxy(
   try {
     parts = validate(rt, op, call.arguments);
   } catch (error) {
-    if (error instanceof ApiError) return json(error.status, error.toBody(), error.headers);
+    if (error instanceof ApiError) return jsonResponse(error.status, error.toBody(), error.headers);
     throw error;
   }
-  const constraints = effectiveGrants(rt, caller.agentId!, call.auth.capabilities).get(capability.name);
+  // The grants agentCaller loaded for this request (narrowed by the token's capabilities claim).
+  const constraints = callerConstraints(caller, capability.name);
   if (constraints) {
     const violations = violationsOf(capability, constraints, parts.validated);
     if (violations.length > 0) throw violationsBody(capability.name, violations);

@@ -125,6 +125,10 @@ export function checkAgentGrant(
 export const callerHolds = (caller: Caller, capability: string): boolean =>
   callerGrants.get(caller)?.has(capability) === true;
 
+/** The constraints of a resolved caller's grant for a capability, or null (none, or no grant). */
+export const callerConstraints = (caller: Caller, capability: string): Constraints | null =>
+  callerGrants.get(caller)?.get(capability) ?? null;
+
 /**
  * The capabilities an agent caller may call now: its effective grants (narrowed by its token's
  * `capabilities` claim), e.g. for the tools `/mcp` lists to it.

@@ -4,6 +4,7 @@ import { readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
+import { jsonResponse } from "../core/respond.ts";
 import { characterFault, codePointLength } from "../core/text-rules.ts";
 import { invalidRequest, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
@@ -11,7 +12,6 @@ import type { AgentRuntime } from "./runtime.ts";
 // The raw HTTP side of `/api/auth/*`: JSON bodies up to 64 KiB, protocol error bodies, no caching.
 
 export const MAX_BODY_BYTES = 64 * 1024;
-const JSON_TYPE = "application/json; charset=utf-8";
 
 export interface Call {
   request: Request;
@@ -30,12 +30,8 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": JSON_TYPE, "cache-control": "no-store", ...headers },
-  });
-}
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  jsonResponse(status, body, { "cache-control": "no-store", ...headers });
 
 /** Renders anything thrown as the protocol's `{ error, message }`; our own bugs become a logged 500. */
 export function protocolErrorResponse(rt: AgentRuntime, error: unknown, requestId: string): Response {

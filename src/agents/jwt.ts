@@ -129,7 +129,7 @@ export async function verifyHostJwt(rt: AgentRuntime, token: string, register = 
     }
   }
   const thumbprint = payload.iss;
-  const key = await rt.keys.get(thumbprint, jwkText(jwk));
+  const key = await rt.keys.get(thumbprint, host ? host.public_key : jwkText(jwk));
   const claims = await verifySignatureAndClaims(rt, token, key, rt.origins.issuer);
   recordJti(rt, thumbprint, claims);
   if (host?.status === "revoked") throw new ProtocolError(403, "host_revoked", "The host is revoked");

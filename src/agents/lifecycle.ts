@@ -24,7 +24,7 @@ import {
   thumbprintTaken,
 } from "./store.ts";
 import type { AgentMode } from "./tables.ts";
-import { grantObject, grantObjects, statusObject } from "./views.ts";
+import { agentIdentity, grantObject, grantObjects, statusObject } from "./views.ts";
 
 // Hosts, agents and grants through their life: register, authorize, token polling, status, more
 // capabilities, revocation, key rotation, introspection. Every state change is a compare-and-set in
@@ -107,12 +107,7 @@ export interface RegisterInput {
 
 function registerAnswer(rt: AgentRuntime, agent: AgentRow, approval: ApprovalObject | undefined) {
   const body: Record<string, unknown> = {
-    agent_id: agent.id,
-    host_id: agent.host_id,
-    name: agent.name,
-    mode: agent.mode,
-    status: agent.status,
-    organization_id: agent.organization_id,
+    ...agentIdentity(agent),
     agent_capability_grants: grantObjects(rt, agent.id),
   };
   if (approval) body.approval = approval;
@@ -412,21 +407,35 @@ export function revokeAgent(rt: AgentRuntime, agent: AgentRow) {
 export async function rotateAgentKey(rt: AgentRuntime, host: HostRow, agentId: unknown, publicKey: unknown) {
   const agent = ownAgent(rt, host, agentId);
   assertLive(agent);
+  await replaceKey(rt, "agents", agent, publicKey, "status IN ('pending', 'active')");
+  return { agent_id: agent.id, status: agent.status };
+}
+
+/**
+ * Swaps the key of a host or agent row (`table`) for `publicKey`, a compare-and-set on its current
+ * thumbprint and on `liveStatus`: a key in use anywhere → 409 `key_in_use`, a moved row → 409 `conflict`.
+ */
+async function replaceKey(
+  rt: AgentRuntime,
+  table: "agents" | "agent_hosts",
+  row: { id: string; thumbprint: string },
+  publicKey: unknown,
+  liveStatus: string,
+): Promise<void> {
   const jwk = parsePublicJwk(publicKey, "public_key");
   const thumbprint = await thumbprintOf(jwk);
-  return immediately(rt.db, () => {
+  immediately(rt.db, () => {
     if (thumbprintTaken(rt.db, thumbprint)) throw new ProtocolError(409, "key_in_use", "This key is in use");
     const moved = changed(
       rt.db,
-      "UPDATE agents SET public_key = ?1, thumbprint = ?2, updated_at = ?3 WHERE id = ?4 AND thumbprint = ?5 AND status IN ('pending', 'active')",
+      `UPDATE ${table} SET public_key = ?1, thumbprint = ?2, updated_at = ?3 WHERE id = ?4 AND thumbprint = ?5 AND ${liveStatus}`,
       jwkText(jwk),
       thumbprint,
       rt.now(),
-      agent.id,
-      agent.thumbprint,
+      row.id,
+      row.thumbprint,
     );
     if (moved === 0) throw conflict();
-    return { agent_id: agent.id, status: agent.status };
   });
 }
 
@@ -461,22 +470,8 @@ export function revokeHost(rt: AgentRuntime, host: HostRow) {
 
 /** Rotate the host key: its thumbprint (the `iss` of its agents' JWTs too) changes. */
 export async function rotateHostKey(rt: AgentRuntime, host: HostRow, publicKey: unknown) {
-  const jwk = parsePublicJwk(publicKey, "public_key");
-  const thumbprint = await thumbprintOf(jwk);
-  return immediately(rt.db, () => {
-    if (thumbprintTaken(rt.db, thumbprint)) throw new ProtocolError(409, "key_in_use", "This key is in use");
-    const moved = changed(
-      rt.db,
-      "UPDATE agent_hosts SET public_key = ?1, thumbprint = ?2, updated_at = ?3 WHERE id = ?4 AND thumbprint = ?5 AND status != 'revoked'",
-      jwkText(jwk),
-      thumbprint,
-      rt.now(),
-      host.id,
-      host.thumbprint,
-    );
-    if (moved === 0) throw conflict();
-    return { host_id: host.id, status: host.status };
-  });
+  await replaceKey(rt, "agent_hosts", host, publicKey, "status != 'revoked'");
+  return { host_id: host.id, status: host.status };
 }
 
 /**

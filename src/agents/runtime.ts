@@ -49,7 +49,8 @@ export class ReplayCache {
   /** Records a token's jti; false when it was already used. */
   record(principal: string, jti: string, expiresAt: number, now: number): boolean {
     const db = this.db;
-    db.run("PRAGMA synchronous = NORMAL");
+    // Cached statements (query, not run): this runs on every agent-authenticated request.
+    db.query("PRAGMA synchronous = NORMAL").run();
     try {
       if (now - this.sweptAt >= REPLAY_SWEEP_MS) {
         this.sweptAt = now;
@@ -64,7 +65,7 @@ export class ReplayCache {
           .run(principal, jti, expiresAt, now).changes === 1
       );
     } finally {
-      db.run("PRAGMA synchronous = FULL");
+      db.query("PRAGMA synchronous = FULL").run();
     }
   }
 

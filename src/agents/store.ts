@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Row } from "../db/rows.ts";
+import { parseJsonOrNull } from "../lib/json.ts";
 import type { Constraints } from "./capabilities.ts";
 import type { agentApprovals, agentGrants, agentHosts, agents } from "./tables.ts";
 
@@ -58,7 +59,7 @@ export const isEffective = (grant: Pick<GrantRow, "status" | "expires_at">, now:
   grant.status === "active" && (grant.expires_at === null || grant.expires_at > now);
 
 export const constraintsOf = (grant: Pick<GrantRow, "constraints">): Constraints | null =>
-  grant.constraints === null ? null : (JSON.parse(grant.constraints) as Constraints);
+  parseJsonOrNull<Constraints>(grant.constraints);
 
 /** Runs an UPDATE that must change exactly the rows it names; zero rows changed means the state moved. */
 export function changed(db: Database, sql: string, ...args: (string | number | null)[]): number {

@@ -35,19 +35,22 @@ export const approvalSummary = (approval: ApprovalRow) => ({
   expires_at: isoOrNull(approval.expires_at),
 });
 
+/** What every answer about an agent starts with: `{ agent_id, host_id, name, mode, status, organization_id }`. */
+export const agentIdentity = (agent: AgentRow) => ({
+  agent_id: agent.id,
+  host_id: agent.host_id,
+  name: agent.name,
+  mode: agent.mode,
+  status: agent.status,
+  organization_id: agent.organization_id,
+});
+
 /**
  * The status object: `{ agent_id, host_id, name, mode, status, organization_id, user_id?,
  * created_at, activated_at?, last_used_at?, agent_capability_grants, approval? }`.
  */
 export function statusObject(rt: AgentRuntime, agent: AgentRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    agent_id: agent.id,
-    host_id: agent.host_id,
-    name: agent.name,
-    mode: agent.mode,
-    status: agent.status,
-    organization_id: agent.organization_id,
-  };
+  const out: Record<string, unknown> = agentIdentity(agent);
   if (agent.user_id !== null) out.user_id = agent.user_id;
   out.created_at = isoOrNull(agent.created_at);
   if (agent.activated_at !== null) out.activated_at = isoOrNull(agent.activated_at);

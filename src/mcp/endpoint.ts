@@ -16,6 +16,7 @@ import { ApiError, type ErrorBody } from "../core/errors.ts";
 import type { Outcome } from "../core/executor.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
+import { jsonResponse } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
 import { resultHead, resultResponse, screen } from "./direct.ts";
@@ -58,18 +59,10 @@ interface ToolRun {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-const JSON_TYPE = "application/json; charset=utf-8";
 const encoder = new TextEncoder();
 
-function errorResponse(body: ErrorBody, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status: body.status,
-    headers: { "content-type": JSON_TYPE, ...headers },
-  });
-}
-
 /** An error answered before the MCP layer (the service adds `WWW-Authenticate` to every 401). */
-const refusal = (error: ApiError): Response => errorResponse(error.toBody(), error.headers);
+const refusal = (error: ApiError): Response => jsonResponse(error.status, error.toBody(), error.headers);
 
 /** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
@@ -96,7 +89,7 @@ export class McpEndpoint {
     // cross-site requests): a present Origin has to be the service's own.
     const origin = request.headers.get("origin");
     if (origin !== null && origin !== this.baseUrl) {
-      return errorResponse({ error: "Origin not allowed", code: "FORBIDDEN", status: 403 });
+      return refusal(new ApiError("FORBIDDEN", "Origin not allowed"));
     }
     let caller: Caller;
     try {

@@ -53,6 +53,24 @@ export function relaxRegisterLimit(t: TestApp): void {
   agentRuntime(t.app.ctx)!.limits.registerIp = new RateLimiter(10_000, 60_000);
 }
 
+/** A request carrying a bearer JWT and, when there is a body, that body as JSON. */
+function bearerInit(
+  token: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
+  return {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+}
+
 export class TestHost {
   constructor(
     readonly t: TestApp,
@@ -74,15 +92,7 @@ export class TestHost {
   }
 
   async call(method: string, path: string, body?: unknown, claims: JWTPayload = {}) {
-    const token = await this.jwt(claims);
-    return this.t.json(`/api/auth${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    return this.t.json(`/api/auth${path}`, bearerInit(await this.jwt(claims), method, body));
   }
 
   /** Registers a new agent with a fresh key (the host's own key is sent too). */
@@ -124,16 +134,7 @@ export class TestAgent {
 
   /** A `/v1` request with a freshly signed token (`aud` = the API origin). */
   async v1(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-    const token = await this.jwt(BASE);
-    return this.t.json(path, {
-      method: init.method ?? "GET",
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-        ...init.headers,
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
+    return this.t.json(path, bearerInit(await this.jwt(BASE), init.method ?? "GET", init.body, init.headers));
   }
 
   /** `POST /api/auth/capability/execute` (`aud` = the default location). */
@@ -142,25 +143,15 @@ export class TestAgent {
     args: Record<string, unknown> = {},
     headers: Record<string, string> = {},
   ) {
-    const token = await this.jwt(LOCATION);
-    return this.t.json("/api/auth/capability/execute", {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
-      body: JSON.stringify({ capability, arguments: args }),
-    });
+    return this.t.json(
+      "/api/auth/capability/execute",
+      bearerInit(await this.jwt(LOCATION), "POST", { capability, arguments: args }, headers),
+    );
   }
 
   /** An `/api/auth/*` call with an agent JWT (`aud` = the issuer). */
   async auth(method: string, path: string, body?: unknown) {
-    const token = await this.jwt(ISSUER);
-    return this.t.json(`/api/auth${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    return this.t.json(`/api/auth${path}`, bearerInit(await this.jwt(ISSUER), method, body));
   }
 }
 
