@@ -6,16 +6,16 @@ import {
   type Child,
   type ComparisonRow,
   captureResponse,
-  cliJson,
   compareWithBaseline,
+  createOrg,
   ensureWrk,
   envInt,
   fmt,
   loadSettings,
   printTable,
-  runCliCommand,
   type Scenario,
   saveResults,
+  seedProducts,
   spawnServer,
   startService,
 } from "./lib.ts";
@@ -101,27 +101,9 @@ async function runSize(products: number): Promise<SizeResult> {
   try {
     const service = await startService();
     children.push(service);
-    const org = await cliJson<{ id: string }>(service.dataDir, [
-      "org",
-      "create",
-      "--name",
-      "Bench",
-      "--host",
-      HOST,
-    ]);
+    const org = await createOrg(service.dataDir, { host: HOST });
     const seedStarted = performance.now();
-    const seeded = await runCliCommand(
-      service.dataDir,
-      ["seed", "--products", String(products), "--org", org.id, "--json"],
-      { timeoutMs: SEED_TIMEOUT_MS },
-    );
-    if (seeded.exitCode !== 0) {
-      throw new Error(
-        `seed exited ${seeded.exitCode}${seeded.timedOut ? " (timed out)" : ""}:\n${seeded.stderr}${seeded.stdout}`,
-      );
-    }
-    const seed = JSON.parse(seeded.stdout) as { orgId: string; created: number; ms: number };
-    if (seed.created !== products) throw new Error(`seed created ${seed.created} products, not ${products}`);
+    const seed = await seedProducts(service.dataDir, org.id, products, { timeoutMs: SEED_TIMEOUT_MS });
     console.log(
       `service at ${service.url}, organization ${org.id}: seeded ${seed.created} products in ${seed.ms} ms ` +
         `(CLI run ${Math.round(performance.now() - seedStarted)} ms)`,

@@ -2,7 +2,7 @@
 // uncompressed, a 304 revalidation against the full 200, and the listing's bytes on the wire in
 // each encoding. One service, seeded through the CLI, measured with wrk. Usage: bun bench/http.ts
 import {
-  cliJson,
+  createOrg,
   ensureWrk,
   envInt,
   fmt,
@@ -10,10 +10,11 @@ import {
   loadSettings,
   median,
   printTable,
-  runCliCommand,
   runWrk,
   saveResults,
+  seedProducts,
   startService,
+  summarizeRuns,
   type WrkResult,
 } from "./lib.ts";
 
@@ -57,23 +58,8 @@ async function probe(url: string, headers: Record<string, string>) {
 
 const service = await startService();
 try {
-  const org = await cliJson<{ id: string }>(service.dataDir, [
-    "org",
-    "create",
-    "--name",
-    "Bench",
-    "--host",
-    HOST,
-  ]);
-  const seeded = await runCliCommand(service.dataDir, [
-    "seed",
-    "--products",
-    String(products),
-    "--org",
-    org.id,
-  ]);
-  if (seeded.exitCode !== 0)
-    throw new Error(`seed exited ${seeded.exitCode}: ${seeded.stderr}${seeded.stdout}`);
+  const org = await createOrg(service.dataDir, { host: HOST });
+  await seedProducts(service.dataDir, org.id, products);
 
   const url = `${service.url}${PATH}`;
   // "Host" spelled as wrk spells it, so that wrk sends no Host of its own.
@@ -133,7 +119,6 @@ try {
     }
   }
 
-  const rps = (name: string) => median(runs.get(name)!.map((run) => run.rps));
   const ratioOf = (a: string, b: string) => {
     const [x, y] = [runs.get(a)!, runs.get(b)!];
     return median(x.map((run, i) => run.rps / y[i]!.rps));
@@ -145,13 +130,8 @@ try {
   printTable(
     ["answer", "req/s", "p50 ms", "p99 ms"],
     variants.map((variant) => {
-      const all = runs.get(variant.name)!;
-      return [
-        variant.name,
-        fmt(rps(variant.name), 0),
-        fmt(median(all.map((run) => run.p50Ms))),
-        fmt(median(all.map((run) => run.p99Ms))),
-      ];
+      const { rps, p50Ms, p99Ms } = summarizeRuns(runs.get(variant.name)!);
+      return [variant.name, fmt(rps, 0), fmt(p50Ms), fmt(p99Ms)];
     }),
   );
   console.log("\nbytes on the wire:");

@@ -193,6 +193,8 @@ export async function runWrk(
     headers?: Record<string, string>;
     /** Seconds; wrk's default (2) when unset. */
     timeout?: number;
+    /** A Lua script (`wrk -s`) that makes the requests; see WRK_LUA_ROTATION. */
+    script?: string;
   },
 ): Promise<WrkResult> {
   assertLoopback(url);
@@ -204,6 +206,7 @@ export async function runWrk(
     "--latency",
   ];
   if (options.timeout !== undefined) args.push("--timeout", `${options.timeout}s`);
+  if (options.script !== undefined) args.push("-s", options.script);
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(url);
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
@@ -215,6 +218,31 @@ export async function runWrk(
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${err}${out}`);
   return parseWrk(out);
 }
+
+/** `text` as a Lua string literal, for generated wrk scripts. */
+export const luaString = (text: string) => `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * The part every generated wrk script shares: its `init(args)` formats the requests once into
+ * `requests[1..n]` (so wrk spends no Lua per request beyond picking the next), each thread knows its
+ * index as `tid` (0, 1, …), and `request()` walks the list round and round from `i`.
+ */
+export const WRK_LUA_ROTATION = `local requests = {}
+local n = 0
+local i = 0
+local threads = 0
+
+function setup(thread)
+  thread:set("tid", threads)
+  threads = threads + 1
+end
+
+function request()
+  i = i + 1
+  if i > n then i = 1 end
+  return requests[i]
+end
+`;
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: the service, its CLI, the baseline server
@@ -383,10 +411,17 @@ export async function runCliCommand(
 }
 
 /** Runs a `--json` CLI command and parses what it printed; throws with its output when it failed. */
-export async function cliJson<T>(dataDir: string, args: string[]): Promise<T> {
-  const result = await runCliCommand(dataDir, [...args, "--json"]);
+export async function cliJson<T>(
+  dataDir: string,
+  args: string[],
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  const result = await runCliCommand(dataDir, [...args, "--json"], options);
   if (result.exitCode !== 0) {
-    throw new Error(`cli ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr}${result.stdout}`);
+    throw new Error(
+      `cli ${args.join(" ")} exited ${result.exitCode}${result.timedOut ? " (timed out)" : ""}:\n` +
+        `${result.stderr}${result.stdout}`,
+    );
   }
   return JSON.parse(result.stdout) as T;
 }
@@ -396,17 +431,41 @@ export interface OrgAndKey {
   apiKey: { id: string; key: string; orgId: string; scopes: string[] };
 }
 
+/** Creates an organization with the project's CLI; `host` makes it the storefront of that Host. */
+export function createOrg(
+  dataDir: string,
+  options: { name?: string; host?: string } = {},
+): Promise<OrgAndKey["org"]> {
+  const args = ["org", "create", "--name", options.name ?? "Bench"];
+  if (options.host) args.push("--host", options.host);
+  return cliJson(dataDir, args);
+}
+
+/** Creates an API key of the organization with the project's CLI; `scopes` comma-separated. */
+export function createApiKey(dataDir: string, orgId: string, scopes: string): Promise<OrgAndKey["apiKey"]> {
+  return cliJson(dataDir, ["apikey", "create", "--org", orgId, "--scopes", scopes]);
+}
+
+/** Adds `products` generated products to the organization with the project's CLI (`seed`). */
+export async function seedProducts(
+  dataDir: string,
+  orgId: string,
+  products: number,
+  options: { timeoutMs?: number } = {},
+): Promise<{ orgId: string; created: number; ms: number }> {
+  const seed = await cliJson<{ orgId: string; created: number; ms: number }>(
+    dataDir,
+    ["seed", "--products", String(products), "--org", orgId],
+    options,
+  );
+  if (seed.created !== products) throw new Error(`seed created ${seed.created} products, not ${products}`);
+  return seed;
+}
+
 /** Creates an organization and an admin+storefront API key with the project's CLI. */
 export async function createOrgAndKey(dataDir: string, name = "Bench"): Promise<OrgAndKey> {
-  const org = await cliJson<OrgAndKey["org"]>(dataDir, ["org", "create", "--name", name]);
-  const apiKey = await cliJson<OrgAndKey["apiKey"]>(dataDir, [
-    "apikey",
-    "create",
-    "--org",
-    org.id,
-    "--scopes",
-    "admin,storefront",
-  ]);
+  const org = await createOrg(dataDir, { name });
+  const apiKey = await createApiKey(dataDir, org.id, "admin,storefront");
   return { org, apiKey };
 }
 
@@ -499,7 +558,8 @@ export interface ComparisonRow {
   roundRatios: number[];
 }
 
-const summarize = (runs: WrkResult[]) => ({
+/** Medians of a target's measured runs (the runs kept alongside). */
+export const summarizeRuns = (runs: WrkResult[]) => ({
   rps: median(runs.map((r) => r.rps)),
   p50Ms: median(runs.map((r) => r.p50Ms)),
   p99Ms: median(runs.map((r) => r.p99Ms)),
@@ -564,8 +624,8 @@ export async function compareWithBaseline(
     const roundRatios = service.map((s, i) => s.rps / baseline[i]!.rps);
     return {
       scenario: scenario.name,
-      service: summarize(service),
-      baseline: summarize(baseline),
+      service: summarizeRuns(service),
+      baseline: summarizeRuns(baseline),
       ratio: median(roundRatios),
       roundRatios,
     };

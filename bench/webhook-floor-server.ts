@@ -1,10 +1,11 @@
 // The floor for bench/webhooks.ts: one bare Bun.serve doing what a Stripe notification needs at
-// the least: read the bytes, check the signature (HMAC-SHA256, tolerance) and insert the event id
-// in SQLite (WAL, committed at synchronous=FULL like a payment), answering 200 or 401.
+// the least: read the bytes, check the signature (the service's own check: HMAC-SHA256, tolerance)
+// and insert the event id in SQLite (WAL, committed at synchronous=FULL like a payment), answering
+// 200 or 401.
 import { Database } from "bun:sqlite";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { verifyStripeSignature } from "../src/payments/stripe.ts";
 
 const secret = process.env.STRIPE_WEBHOOK_SECRET ?? "";
 const dir = process.env.DATA_DIR ?? "/tmp/webhook-floor";
@@ -15,19 +16,6 @@ db.run("PRAGMA synchronous = FULL");
 db.run("CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL)");
 const insert = db.query("INSERT OR IGNORE INTO events (id, received_at) VALUES (?, ?)");
 
-function verify(header: string, body: Uint8Array): boolean {
-  let t = "";
-  const v1: string[] = [];
-  for (const part of header.split(",")) {
-    const [k, v] = part.split("=");
-    if (k === "t") t = v ?? "";
-    else if (k === "v1" && v) v1.push(v);
-  }
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.`).update(body).digest();
-  return v1.some((s) => s.length === 64 && timingSafeEqual(Buffer.from(s, "hex"), expected));
-}
-
 const ok = JSON.stringify({ data: { received: true, outcome: "applied" } });
 Bun.serve({
   hostname: process.env.HOST ?? "127.0.0.1",
@@ -35,7 +23,7 @@ Bun.serve({
   async fetch(request) {
     if (request.method === "GET") return new Response("ok");
     const body = new Uint8Array(await request.arrayBuffer());
-    if (!verify(request.headers.get("stripe-signature") ?? "", body))
+    if (!verifyStripeSignature(request.headers.get("stripe-signature") ?? "", body, secret, Date.now()))
       return new Response("{}", { status: 401 });
     const event = JSON.parse(Buffer.from(body).toString("utf8")) as { id: string };
     insert.run(event.id, Date.now());

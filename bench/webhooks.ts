@@ -12,6 +12,7 @@ import {
   createOrgAndKey,
   envInt,
   fmt,
+  LOOPBACK,
   median,
   percentile,
   printTable,
@@ -33,7 +34,7 @@ const sign = (payload: string) => {
 // A Stripe stand-in that opens Checkout Sessions (the service needs one to create the payment).
 let sessions = 0;
 const fakeStripe = Bun.serve({
-  hostname: "127.0.0.1",
+  hostname: LOOPBACK,
   port: 0,
   fetch: () => {
     const id = `cs_bench_${++sessions}`;
@@ -77,7 +78,7 @@ try {
     env: {
       CHECKOUT_API_SECRET: "b".repeat(40),
       INTEGRATION_ENCRYPTION_KEY: "33".repeat(32),
-      STRIPE_API_BASE: `http://127.0.0.1:${fakeStripe.port}`,
+      STRIPE_API_BASE: `http://${LOOPBACK}:${fakeStripe.port}`,
       STRIPE_SECRET_KEY: "sk_test_bench",
       STRIPE_PUBLISHABLE_KEY: "pk_test_bench",
       STRIPE_WEBHOOK_SECRET: SECRET,
