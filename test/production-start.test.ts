@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { runCli, runScript } from "./helpers/cli.ts";
+import { spawnServer } from "./helpers/server-process.ts";
 
 // The server as an operator starts it with NODE_ENV=production: its own process, its own output.
 
-const ROOT = resolve(import.meta.dir, "..");
 const DOMAIN = "shops.example.com";
 // Each test starts a process or two; on a loaded machine a start alone can take seconds.
 const SLOW = 60_000;
@@ -46,37 +47,14 @@ interface Started {
 }
 
 async function start(extra: Record<string, string> = {}): Promise<Started> {
-  const child = Bun.spawn([process.execPath, "src/server.ts"], {
-    cwd: ROOT,
-    env: productionEnv(extra),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const stderr = new Response(child.stderr).text();
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let stdout = "";
-  let port: string | undefined;
-  while (!port) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening:\n${stdout}\n${await stderr}`);
-    stdout += decoder.decode(value, { stream: true });
-    port = /listening on \S*:(\d+)/.exec(stdout)?.[1];
-  }
-  const rest = (async () => {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      stdout += decoder.decode(chunk.value, { stream: true });
-    }
-  })();
+  const { child, url, port, stdout, stderr } = await spawnServer(productionEnv(extra));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     async stop() {
       child.kill("SIGTERM");
       const exitCode = await child.exited;
-      await rest;
-      return { stdout, stderr: await stderr, exitCode };
+      return { stdout: await stdout, stderr: await stderr, exitCode };
     },
   };
 }
@@ -98,17 +76,11 @@ describe("NODE_ENV=production", () => {
   test(
     "without PLATFORM_DOMAIN the start fails with one line and exit 1, touching nothing",
     async () => {
-      const child = Bun.spawn([process.execPath, "src/server.ts"], {
-        cwd: ROOT,
-        env: productionEnv({ PLATFORM_DOMAIN: "" }),
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [exitCode, stdout, stderr] = await Promise.all([
-        child.exited,
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-      ]);
+      const {
+        code: exitCode,
+        stdout,
+        stderr,
+      } = await runScript("src/server.ts", [], productionEnv({ PLATFORM_DOMAIN: "" }));
       expect(exitCode).toBe(1);
       expect(stdout).toBe("");
       const lines = stderr.split("\n").filter((line) => line.trim() !== "");
@@ -162,15 +134,12 @@ describe("NODE_ENV=production", () => {
       expect(command).not.toBeNull();
 
       // The command as printed, run by the operator against the same data directory.
-      const cli = Bun.spawn([process.execPath, "src/cli.ts", ...command![1]!.split(" "), "--json"], {
-        cwd: ROOT,
-        env: productionEnv({ DEMO_TENANT: "true" }),
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [exitCode, stdout] = await Promise.all([cli.exited, new Response(cli.stdout).text()]);
-      expect(exitCode).toBe(0);
-      const key = (JSON.parse(stdout) as { key: string }).key;
+      const cli = await runCli(
+        [...command![1]!.split(" "), "--json"],
+        productionEnv({ DEMO_TENANT: "true" }),
+      );
+      expect(cli.code).toBe(0);
+      const key = (JSON.parse(cli.stdout) as { key: string }).key;
       expect(key).toMatch(API_KEY_PATTERN);
 
       const again = await start({ DEMO_TENANT: "true" });

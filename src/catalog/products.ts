@@ -54,7 +54,10 @@ type ProductRow = Row<typeof products>;
 /** `SELECT *` of variants. */
 type VariantRow = Row<typeof variants>;
 
+// Can be bought now: untracked, open to backorder, or in stock. The same rule in SQL, over a
+// `variants` table aliased `v`, for reads that only ask whether such a variant exists.
 const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
+export const AVAILABLE_VARIANT_SQL = "(v.tracked = 0 OR v.allow_backorder = 1 OR v.on_hand > 0)";
 
 /**
  * Few units left: the variant sells only what it holds (tracked, no backorder), still has some, and

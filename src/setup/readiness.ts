@@ -1,6 +1,7 @@
 import type { AppContext } from "../app-context.ts";
 import { listDomains } from "../auth/service.ts";
 import { shippingCountries } from "../cart/shipping-methods.ts";
+import { AVAILABLE_VARIANT_SQL } from "../catalog/products.ts";
 import { getStore } from "../catalog/store-settings.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { paymentMethods } from "../payments/checkout.ts";
@@ -21,12 +22,11 @@ export interface Readiness {
   blockers: Blocker[];
 }
 
-// A variant a shopper can put in a cart: the same rule as `available` in the catalog (untracked,
-// backorder allowed, or stock on hand); every variant has a price, so that needs no check. Both
-// reads stop at the first match.
+// A variant a shopper can put in a cart: an active product's variant that is `available` in the
+// catalog; every variant has a price, so that needs no check. Both reads stop at the first match.
 const SELLABLE = `
   FROM products p JOIN variants v ON v.product_id = p.id
-  WHERE p.status = 'active' AND (v.tracked = 0 OR v.allow_backorder = 1 OR v.on_hand > 0)`;
+  WHERE p.status = 'active' AND ${AVAILABLE_VARIANT_SQL}`;
 const ANY_SELLABLE_SQL = `SELECT 1 ${SELLABLE} LIMIT 1`;
 const ANY_SHIPPED_SQL = `SELECT 1 ${SELLABLE} AND p.requires_shipping = 1 LIMIT 1`;
 

@@ -8,9 +8,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `bun src/cli.ts ...args` as a real process, with `env` over this process's environment. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", ...args], {
+/**
+ * Runs `bun <script> ...args` to its exit as a real process, with `env` over this process's
+ * environment (an `undefined` value unsets that variable).
+ */
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<CliRun> {
+  const proc = Bun.spawn([process.execPath, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdout: "pipe",
@@ -23,3 +30,7 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   ]);
   return { code, stdout, stderr };
 }
+
+/** Runs `bun src/cli.ts ...args` (see `runScript`). */
+export const runCli = (args: string[], env: Record<string, string | undefined>) =>
+  runScript("src/cli.ts", args, env);
