@@ -109,7 +109,7 @@ async function refused(client: Client, name: string, args: Record<string, unknow
   return body;
 }
 
-/** The annotations §8 prescribes for an operation (refund and cancel POSTs are destructive). */
+/** The MCP annotations an operation carries (refund and cancel POSTs are destructive). */
 function expectedAnnotations(op: Operation) {
   const last = op.path.split("/").at(-1);
   switch (op.method) {
@@ -220,7 +220,7 @@ describe("Agent Auth acceptance", () => {
   );
 
   test(
-    "21. MCP annotations follow §8 and each `inputSchema` equals the capability `input`; failures are `isError: true` with `{error, code, status}`; no credential → HTTP 401 with `WWW-Authenticate`; `GET /mcp` → 405.",
+    "21. MCP annotations follow the operation kind and each `inputSchema` equals the capability `input`; failures are `isError: true` with `{error, code, status}`; no credential → HTTP 401 with `WWW-Authenticate`; `GET /mcp` → 405.",
     async () => {
       const client = await connect({ "x-api-key": shop.org.key });
       const { tools } = await client.listTools();

@@ -69,7 +69,7 @@ describe("discovery", () => {
 });
 
 describe("capabilities come from the registry", () => {
-  test("12. A registry walk asserts the auto-grant set equals §5.1 exactly, with no admin operation and no mutating one other than createCart", () => {
+  test("12. A registry walk asserts the auto-grant set is exactly the storefront reads and createCart, with no admin operation and no mutating one other than createCart", () => {
     const auto = t.app.operations
       .filter((op) => isAgentOperation(op) && op.autoGrant)
       .map((op) => op.operationId);

@@ -28,7 +28,7 @@ async function expectLimit(
   return over.body;
 }
 
-describe("22. Each limit of §9 answers 429 with Retry-After one request past its number", () => {
+describe("22. Each Agent Auth rate limit answers 429 with Retry-After one request past its number", () => {
   test("discovery: 120 per address", async () => {
     const body = await expectLimit(120, () => t.json("/.well-known/agent-configuration"));
     expect(body.error).toBe("rate_limited");

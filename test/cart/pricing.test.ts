@@ -466,7 +466,7 @@ const cases: Case[] = [
     },
   },
   {
-    // §4.3 read literally: a chosen method costs its price even with no lines (whether an empty
+    // The totals rule read literally: a chosen method costs its price even with no lines (whether an empty
     // cart carries a method is the caller's business). 500 × 2300 ÷ 12300 = 93.49 → 93.
     name: "empty cart with a shipping method: the method's price still applies",
     input: incl([], null, ship(500, null, 2300)),
