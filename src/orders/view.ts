@@ -93,7 +93,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
     .all(orderId) as ItemRow[];
   const refunds = db
     .query(
-      "SELECT id, amount, reason, status, created_at FROM refunds WHERE order_id = ? ORDER BY created_at, id",
+      "SELECT id, amount, reason, status, created_at FROM refunds WHERE order_id = ? ORDER BY created_at, rowid",
     )
     .all(orderId) as {
     id: string;
@@ -104,7 +104,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
   }[];
   const fulfillments = db
     .query(
-      "SELECT id, carrier, tracking_number, tracking_url, created_at FROM fulfillments WHERE order_id = ? ORDER BY created_at, id",
+      "SELECT id, carrier, tracking_number, tracking_url, created_at FROM fulfillments WHERE order_id = ? ORDER BY created_at, rowid",
     )
     .all(orderId) as {
     id: string;
