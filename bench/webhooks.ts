@@ -1,5 +1,5 @@
 // Verified Stripe notifications into one tenant, through the whole service (the ingress
-// `/api/webhooks/stripe/{org}`, forwarded in process to the API route and reconciled), against a
+// `/api/webhooks/stripe/{org}`, verified and reconciled by the ingress operation), against a
 // floor: one bare Bun.serve checking the same signature and inserting the event id
 // (bench/webhook-floor-server.ts). Two loads: distinct events (each applied: `payment_intent.processing`
 // with a new id, so every one is a write with its history entry) and one event replayed (each a

@@ -19,7 +19,7 @@ export interface paths {
     };
     /**
      * Health check
-     * @description Answers 200 when the control-plane database answers, else 503 `UNAVAILABLE`.
+     * @description Answers 200 while the control-plane database answers, else 503 `UNAVAILABLE`. `status` is `degraded` (still 200: reads are served, and writes need traffic to be seen succeeding again) while the data directory's free space is low or writes fail; `reasons` then says why.
      */
     get: operations["getHealth"];
     put?: never;
@@ -299,7 +299,7 @@ export interface paths {
     };
     /**
      * List categories by position
-     * @description Every category with `parentId` (build the tree from it) and its count of active products.
+     * @description Every category with `parentId` (build the tree from it) and `productCount`: the active products `GET /v1/products?categoryId=` lists for it, subcategories included.
      */
     get: operations["listCategories"];
     put?: never;
@@ -391,7 +391,7 @@ export interface paths {
     };
     /**
      * List categories by position
-     * @description The same categories as the storefront list, each with its count of active products.
+     * @description The same categories and counts as the storefront list (`productCount`: active products, subcategories included).
      */
     get: operations["adminListCategories"];
     put?: never;
@@ -1140,7 +1140,7 @@ export interface paths {
     get: operations["adminGetIntegration"];
     /**
      * Set a payment provider's settings (201 when created, 200 when replaced)
-     * @description Secret fields are stored encrypted and never returned. A secret given a string is set, `null` clears it, omitting it keeps it; non-secret fields are replaced as given. Unknown fields, invalid values and Stripe keys of different modes (test/live) are a 400 and nothing is stored. Once a store has settings for a provider, only they are used for it (delete them to go back to the operator's).
+     * @description Secret fields are stored encrypted and never returned. A secret given a string is set, `null` clears it, omitting it keeps it; non-secret fields are replaced as given. Unknown fields, invalid values and Stripe keys of different modes (test/live) are a 400 and nothing is stored. New credentials are checked with the provider before anything is stored (Stripe: a `secretKey` sent; Easypay: an `accountId` sent, with its API key): a refusal is a 422 UNPROCESSABLE naming the provider, details at the fields; a provider that cannot be reached is a 503 UPSTREAM_UNAVAILABLE with Retry-After. Ifthenpay keys are not checked (no call of Ifthenpay's checks a key without starting a payment). Once a store has settings for a provider, only they are used for it (delete them to go back to the operator's).
      */
     put: operations["adminPutIntegration"];
     post?: never;
@@ -1185,7 +1185,7 @@ export interface paths {
     put?: never;
     /**
      * Try the order's payment again
-     * @description Same access as reading the order. When the provider could not be reached at place-order (`payment.status` `created` without `action`), asks it again; otherwise starts a new payment with the order's method (a new card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.
+     * @description Same access as reading the order. When the provider could not be reached at place-order (`payment.status` `created` without `action`, with `error` and `retry` naming this operation), asks it again; otherwise starts a new payment with the order's method (a new card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.
      */
     post: operations["retryOrderPayment"];
     delete?: never;
@@ -1208,6 +1208,54 @@ export interface paths {
      * @description Same access as reading the order. Reads the Checkout Session back from Stripe and applies what it says (paid, or processing for an asynchronous method) exactly as the webhook would, once: a later `checkout.session.completed` changes nothing more. Answers the order. 503 UPSTREAM_UNAVAILABLE when Stripe cannot be reached (the webhook still completes the order).
      */
     post: operations["confirmOrderPayment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhooks/payments/{provider}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness check, or an Ifthenpay callback forwarded by the ingress
+     * @description Without callback parameters: the same readiness answer for any `org`, no secret needed. With Ifthenpay's `key`: a callback, handled as the POST is (shared secret, `org`, proof). Providers retry anything but a 200: a verified notification is answered 200 whatever it meant (`applied`, `duplicate`, `ignored`, `stale`, `flagged`).
+     */
+    get: operations["paymentWebhookGet"];
+    put?: never;
+    /**
+     * Process a payment notification forwarded by the ingress
+     * @description Called by the ingress (or a forwarder holding `CHECKOUT_API_SECRET`), never by providers. Exactly one `org`. The provider's proof is verified again before anything changes. Proofs: Stripe's `stripe-signature` over the exact bytes (5 minutes' tolerance), Ifthenpay's `key`, Easypay's Basic password when a `webhookSecret` is set (and Easypay's API is always asked). Providers retry anything but a 200: a verified notification is answered 200 whatever it meant (`applied`, `duplicate`, `ignored`, `stale`, `flagged`). 503 `WEBHOOKS_DISABLED` while `CHECKOUT_API_SECRET` is unset.
+     */
+    post: operations["paymentWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/webhooks/{provider}/{org}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness check, or an Ifthenpay callback
+     * @description Without callback parameters: the same readiness answer for any organization. With Ifthenpay's `key`: its callback, handled as the POST is. Providers retry anything but a 200: a verified notification is answered 200 whatever it meant (`applied`, `duplicate`, `ignored`, `stale`, `flagged`).
+     */
+    get: operations["paymentWebhookIngressGet"];
+    put?: never;
+    /**
+     * Receive a payment provider's notification (the URL merchants paste into the provider)
+     * @description Served at `CHECKOUT_URL` (shown as `webhookUrl` in the store's integration settings). Past `WEBHOOK_RATE_LIMIT_PER_MIN` notifications per provider and organization, a 429. The proof is verified with the credentials that apply to the organization. Proofs: Stripe's `stripe-signature` over the exact bytes (5 minutes' tolerance), Ifthenpay's `key`, Easypay's Basic password when a `webhookSecret` is set (and Easypay's API is always asked). Handled here when this process serves the API, else forwarded with the exact bytes to `/v1/webhooks/payments/{provider}` and its answer relayed. Providers retry anything but a 200: a verified notification is answered 200 whatever it meant (`applied`, `duplicate`, `ignored`, `stale`, `flagged`).
+     */
+    post: operations["paymentWebhookIngress"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1340,7 +1388,13 @@ export interface components {
        */
       updatedAt: string;
     };
-    /** @description Text per locale (BCP 47 keys); the store's default locale is required */
+    /**
+     * @description Text per locale (BCP 47 keys); the store's default locale is required
+     * @example {
+     *       "en": "Linen shirt",
+     *       "pt": "Camisa de linho"
+     *     }
+     */
     LocalizedText: {
       [key: string]: string;
     };
@@ -1371,7 +1425,7 @@ export interface components {
       description: components["schemas"]["LocalizedText"] | null;
       parentId: string | null;
       position: number;
-      /** @description Active products in this category */
+      /** @description Active products in this category or its subcategories, each once: the `total` of GET /v1/products?categoryId= */
       productCount: number;
       /**
        * Format: date-time
@@ -1664,7 +1718,7 @@ export interface components {
         type: string;
       } | null;
       totals: components["schemas"]["OrderTotals"];
-      /** @description The latest payment attempt and what the shopper must do next (`action`); no `action` while the provider has not answered yet (retry with POST /v1/orders/{id}/payment) */
+      /** @description The latest payment attempt and what the shopper must do next (`action`). When the provider call failed, `status` stays `created`, there is no `action`, and `error` and `retry` (POST /v1/orders/{id}/payment) say so */
       payment: components["schemas"]["OrderPayment"] | null;
       /** @description Every payment attempt, oldest first */
       payments: components["schemas"]["OrderPayment"][];
@@ -1773,6 +1827,17 @@ export interface components {
             type: "offline";
             instructions: components["schemas"]["LocalizedText"];
           };
+      /** @description Present when the provider was asked for this payment and did not open it (it could not be reached or refused): nothing was charged and there is no `action`; `retry` says how to ask again */
+      error?: string;
+      /** @description The operation that asks the provider again; present with `error` */
+      retry?: {
+        /** @constant */
+        operationId: "retryOrderPayment";
+        /** @constant */
+        method: "POST";
+        /** @description `/v1/orders/{id}/payment` (a guest adds `?token=<accessToken>`) */
+        path: string;
+      };
     };
     OrderSummary: {
       id: string;
@@ -1893,6 +1958,18 @@ export interface components {
       name: components["schemas"]["LocalizedText"];
       requires: string[];
     };
+    PaymentWebhookAnswer:
+      | {
+          /** @constant */
+          received: true;
+          /** @description `applied`; `duplicate` (seen before: nothing done again); `ignored` (about nothing of this store's); `stale` (out of date); `flagged` (needs the merchant: see the order's paymentFlags) */
+          outcome: "applied" | "ignored" | "stale" | "flagged" | "duplicate";
+        }
+      | {
+          provider: string;
+          /** @constant */
+          ready: true;
+        };
     Readiness: {
       /** @description True when nothing blocks the first order */
       ready: boolean;
@@ -1972,6 +2049,20 @@ export interface components {
         };
       };
     };
+    /** @description Too many requests: wait for `Retry-After` seconds (`RATE_LIMITED`). */
+    RateLimited: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        "retry-after": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "RATE_LIMITED";
+        };
+      };
+    };
     /** @description Malformed input (`VALIDATION_ERROR`). */
     ValidationError: {
       headers: {
@@ -2021,20 +2112,6 @@ export interface components {
         "application/json": components["schemas"]["Error"] & {
           /** @enum {string} */
           code: "PAYLOAD_TOO_LARGE";
-        };
-      };
-    };
-    /** @description Too many requests: wait for `Retry-After` seconds (`RATE_LIMITED`). */
-    RateLimited: {
-      headers: {
-        "x-request-id": components["headers"]["RequestId"];
-        "retry-after": components["headers"]["RetryAfter"];
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["Error"] & {
-          /** @enum {string} */
-          code: "RATE_LIMITED";
         };
       };
     };
@@ -2142,8 +2219,8 @@ export interface components {
         };
       };
     };
-    /** @description Temporarily unavailable (`UPSTREAM_UNAVAILABLE`). */
-    UpstreamUnavailable: {
+    /** @description Temporarily unavailable (`UNAVAILABLE`, `UPSTREAM_UNAVAILABLE`). */
+    UnavailableOrUpstreamUnavailable: {
       headers: {
         "x-request-id": components["headers"]["RequestId"];
         "retry-after": components["headers"]["RetryAfter"];
@@ -2152,7 +2229,34 @@ export interface components {
       content: {
         "application/json": components["schemas"]["Error"] & {
           /** @enum {string} */
-          code: "UPSTREAM_UNAVAILABLE";
+          code: "UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
+        };
+      };
+    };
+    /** @description No valid credential (`UNAUTHORIZED`, `WEBHOOK_SIGNATURE_INVALID`). */
+    UnauthorizedOrWebhookSignatureInvalid: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "UNAUTHORIZED" | "WEBHOOK_SIGNATURE_INVALID";
+        };
+      };
+    };
+    /** @description Temporarily unavailable (`PROVIDER_NOT_CONFIGURED`, `UNAVAILABLE`, `UPSTREAM_UNAVAILABLE`, `WEBHOOKS_DISABLED`). */
+    ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        "retry-after": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "PROVIDER_NOT_CONFIGURED" | "UNAVAILABLE" | "UPSTREAM_UNAVAILABLE" | "WEBHOOKS_DISABLED";
         };
       };
     };
@@ -2200,8 +2304,17 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              /** @constant */
-              status: "ok";
+              status: "ok" | "degraded";
+              reasons?: {
+                /** @description `LOW_DISK_SPACE`: the data directory has less free space than `MIN_FREE_DISK_MB`; `STORAGE_FAILING`: writes fail (disk full, I/O error, database busy) since `since`, until one succeeds */
+                code: "LOW_DISK_SPACE" | "STORAGE_FAILING";
+                message: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                since: string;
+              }[];
             };
           };
         };
@@ -2233,7 +2346,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   signUpEmail: {
@@ -2312,6 +2427,7 @@ export interface operations {
         };
       };
       400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
       413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
@@ -2342,7 +2458,9 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getSession: {
@@ -2371,6 +2489,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   createOrganization: {
@@ -2403,9 +2522,11 @@ export interface operations {
       };
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listOrganizations: {
@@ -2431,6 +2552,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   setActiveOrganization: {
@@ -2466,9 +2588,11 @@ export interface operations {
       };
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       413: components["responses"]["PayloadTooLarge"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   createApiKey: {
@@ -2518,6 +2642,7 @@ export interface operations {
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listApiKeys: {
@@ -2554,6 +2679,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       422: components["responses"]["Unprocessable"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   revokeApiKey: {
@@ -2590,6 +2716,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       413: components["responses"]["PayloadTooLarge"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listProducts: {
@@ -2701,7 +2828,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getProduct: {
@@ -2796,7 +2925,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listCategories: {
@@ -2835,7 +2966,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getStore: {
@@ -2874,7 +3007,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListProducts: {
@@ -2916,7 +3051,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminCreateProduct: {
@@ -2932,6 +3069,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name: {
             [key: string]: string;
           };
@@ -2991,7 +3135,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetProduct: {
@@ -3022,7 +3168,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminDeleteProduct: {
@@ -3054,7 +3202,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateProduct: {
@@ -3073,6 +3223,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name?: {
             [key: string]: string;
           };
@@ -3133,7 +3290,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListCategories: {
@@ -3159,7 +3318,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminCreateCategory: {
@@ -3175,6 +3336,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name: {
             [key: string]: string;
           };
@@ -3206,7 +3374,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminDeleteCategory: {
@@ -3238,7 +3408,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateCategory: {
@@ -3257,6 +3429,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name?: {
             [key: string]: string;
           };
@@ -3289,7 +3468,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetStore: {
@@ -3315,7 +3496,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateStore: {
@@ -3371,7 +3554,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateInventory: {
@@ -3420,7 +3605,9 @@ export interface operations {
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listCountries: {
@@ -3462,7 +3649,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   createCart: {
@@ -3555,10 +3744,13 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflictOrInsufficientStock"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getCart: {
@@ -3678,7 +3870,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   addCartItem: {
@@ -3805,7 +3999,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   removeCartItem: {
@@ -3843,7 +4039,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   updateCartItem: {
@@ -3890,7 +4088,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   applyCartCoupon: {
@@ -3934,7 +4134,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["CouponInvalid"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   removeCartCoupon: {
@@ -3970,7 +4172,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listCartShippingMethods: {
@@ -4001,7 +4205,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   setCartShippingMethod: {
@@ -4046,7 +4252,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   setCartShippingAddress: {
@@ -4088,7 +4296,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   setCartBillingAddress: {
@@ -4130,7 +4340,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListCoupons: {
@@ -4165,7 +4377,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminCreateCoupon: {
@@ -4215,7 +4429,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetCoupon: {
@@ -4246,7 +4462,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminDeleteCoupon: {
@@ -4278,7 +4496,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateCoupon: {
@@ -4332,7 +4552,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListShippingMethods: {
@@ -4358,7 +4580,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminCreateShippingMethod: {
@@ -4374,7 +4598,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Text per locale; the store's default locale is required */
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name: {
             [key: string]: string;
           };
@@ -4414,7 +4644,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetShippingMethod: {
@@ -4445,7 +4677,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminDeleteShippingMethod: {
@@ -4477,7 +4711,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminUpdateShippingMethod: {
@@ -4496,7 +4732,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Text per locale; the store's default locale is required */
+          /**
+           * @description Text per locale; the store's default locale is required
+           * @example {
+           *       "en": "Linen shirt",
+           *       "pt": "Camisa de linho"
+           *     }
+           */
           name?: {
             [key: string]: string;
           };
@@ -4537,7 +4779,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   placeOrder: {
@@ -4566,7 +4810,7 @@ export interface operations {
           paymentMethodId?: string;
           /** @description For methods that require a phone (MB WAY); default: the billing or shipping address's */
           phone?: string;
-          /** @description Where a redirect payment (card) sends the shopper back to */
+          /** @description Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified domain or its platform host) or an origin of its `allowedOrigins`, else a 422 */
           returnUrl?: string;
           note?: string;
         };
@@ -4716,7 +4960,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["CouponInvalidOrUnprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listOrders: {
@@ -4749,7 +4995,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getOrder: {
@@ -4902,7 +5150,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListOrders: {
@@ -4951,7 +5201,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetOrder: {
@@ -4982,7 +5234,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminFulfillOrder: {
@@ -5028,7 +5282,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminRefundOrder: {
@@ -5076,7 +5332,9 @@ export interface operations {
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminCancelOrder: {
@@ -5112,7 +5370,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminMarkOrderPaid: {
@@ -5148,7 +5408,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminDashboardStats: {
@@ -5180,7 +5442,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   signUpCustomer: {
@@ -5311,7 +5575,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getAccount: {
@@ -5339,7 +5605,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListCustomers: {
@@ -5374,7 +5642,9 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetCustomer: {
@@ -5426,7 +5696,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminListIntegrations: {
@@ -5452,7 +5724,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetIntegration: {
@@ -5483,7 +5757,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminPutIntegration: {
@@ -5525,13 +5801,29 @@ export interface operations {
           };
         };
       };
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Integration"];
+          };
+        };
+      };
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["UnavailableOrUpstreamUnavailable"];
     };
   };
   adminDeleteIntegration: {
@@ -5563,7 +5855,9 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listCartPaymentMethods: {
@@ -5594,7 +5888,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   retryOrderPayment: {
@@ -5634,7 +5930,9 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   confirmOrderPayment: {
@@ -5682,8 +5980,217 @@ export interface operations {
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
-      503: components["responses"]["UpstreamUnavailable"];
+      503: components["responses"]["UnavailableOrUpstreamUnavailable"];
+    };
+  };
+  paymentWebhookGet: {
+    parameters: {
+      query?: {
+        /** @description The organization's id, or `_` for the platform's own accounts (the store is found from the payment) */
+        org?: string;
+        /** @description Ifthenpay: the anti-phishing key, the proof of its callback */
+        key?: string;
+        /** @description Ifthenpay: the payment's order reference */
+        orderId?: string;
+        /** @description Ifthenpay: the amount paid in euros (`24.89`) */
+        amount?: string;
+        /** @description Ifthenpay: the payment request's id */
+        requestId?: string;
+        /** @description Ifthenpay, Multibanco: the entity */
+        entity?: string;
+        /** @description Ifthenpay, Multibanco: the reference */
+        reference?: string;
+        /** @description Ifthenpay: when the payment was made */
+        payment_datetime?: string;
+      };
+      header?: never;
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PaymentWebhookAnswer"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["UnauthorizedOrWebhookSignatureInvalid"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled"];
+    };
+  };
+  paymentWebhook: {
+    parameters: {
+      query?: {
+        /** @description The organization's id, or `_` for the platform's own accounts (the store is found from the payment) */
+        org?: string;
+        /** @description Ifthenpay: the anti-phishing key, the proof of its callback */
+        key?: string;
+        /** @description Ifthenpay: the payment's order reference */
+        orderId?: string;
+        /** @description Ifthenpay: the amount paid in euros (`24.89`) */
+        amount?: string;
+        /** @description Ifthenpay: the payment request's id */
+        requestId?: string;
+        /** @description Ifthenpay, Multibanco: the entity */
+        entity?: string;
+        /** @description Ifthenpay, Multibanco: the reference */
+        reference?: string;
+        /** @description Ifthenpay: when the payment was made */
+        payment_datetime?: string;
+      };
+      header?: never;
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+      };
+      cookie?: never;
+    };
+    /** @description The notification exactly as its sender sent it (JSON or a form), verified byte for byte before it is read. */
+    requestBody?: {
+      content: {
+        "*/*": unknown;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PaymentWebhookAnswer"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["UnauthorizedOrWebhookSignatureInvalid"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled"];
+    };
+  };
+  paymentWebhookIngressGet: {
+    parameters: {
+      query?: {
+        /** @description Ifthenpay: the anti-phishing key, the proof of its callback */
+        key?: string;
+        /** @description Ifthenpay: the payment's order reference */
+        orderId?: string;
+        /** @description Ifthenpay: the amount paid in euros (`24.89`) */
+        amount?: string;
+        /** @description Ifthenpay: the payment request's id */
+        requestId?: string;
+        /** @description Ifthenpay, Multibanco: the entity */
+        entity?: string;
+        /** @description Ifthenpay, Multibanco: the reference */
+        reference?: string;
+        /** @description Ifthenpay: when the payment was made */
+        payment_datetime?: string;
+      };
+      header?: never;
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+        /** @description The organization's id, or `_` for the platform's own accounts (the store is found from the payment) */
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PaymentWebhookAnswer"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["UnauthorizedOrWebhookSignatureInvalid"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled"];
+    };
+  };
+  paymentWebhookIngress: {
+    parameters: {
+      query?: {
+        /** @description Ifthenpay: the anti-phishing key, the proof of its callback */
+        key?: string;
+        /** @description Ifthenpay: the payment's order reference */
+        orderId?: string;
+        /** @description Ifthenpay: the amount paid in euros (`24.89`) */
+        amount?: string;
+        /** @description Ifthenpay: the payment request's id */
+        requestId?: string;
+        /** @description Ifthenpay, Multibanco: the entity */
+        entity?: string;
+        /** @description Ifthenpay, Multibanco: the reference */
+        reference?: string;
+        /** @description Ifthenpay: when the payment was made */
+        payment_datetime?: string;
+      };
+      header?: never;
+      path: {
+        /** @description stripe, ifthenpay or easypay */
+        provider: string;
+        /** @description The organization's id, or `_` for the platform's own accounts (the store is found from the payment) */
+        org: string;
+      };
+      cookie?: never;
+    };
+    /** @description The notification exactly as its sender sent it (JSON or a form), verified byte for byte before it is read. */
+    requestBody?: {
+      content: {
+        "*/*": unknown;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PaymentWebhookAnswer"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["UnauthorizedOrWebhookSignatureInvalid"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled"];
     };
   };
   adminGetReadiness: {
@@ -5709,7 +6216,9 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import { StorageHealth } from "./core/storage.ts";
 import { openPlatformDb, type PlatformDb } from "./db/platform.ts";
 import { type TenantDb, TenantPool } from "./db/tenant-pool.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
@@ -15,16 +16,20 @@ export interface AppContext {
   platform: PlatformDb;
   tenants: TenantPool;
   log: Logger;
+  /** Failing storage (the current episode) and the data directory's free space, for errors and health. */
+  storage: StorageHealth;
   /** From the module list, in its order (src/modules.ts). */
   tenantSetup: readonly TenantSetup[];
 }
 
 export function createContext(config: Config, tenantSetup: readonly TenantSetup[]): AppContext {
+  const log = createLogger(config.logLevel);
   return {
     config,
     platform: openPlatformDb(config.dataDir),
     tenants: new TenantPool(config.dataDir, config.tenantPoolSize),
-    log: createLogger(config.logLevel),
+    log,
+    storage: new StorageHealth(log, config.dataDir, config.minFreeDiskMb),
     tenantSetup,
   };
 }

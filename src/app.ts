@@ -29,7 +29,16 @@ export interface App {
   outbox: Outbox;
   /** The whole HTTP service: what `Bun.serve` calls and what tests send requests to. */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
-  /** Stops the outbox and closes the databases (a job still running is retried after its lease). */
+  /**
+   * Starts the background work of a serving service: the outbox's drainer, then each module's
+   * `start` hook in module order. An app never started runs operations and their awaited work
+   * but no timer (the CLI, scripts, most tests).
+   */
+  start(): void;
+  /**
+   * Stops what `start` started, in reverse order, and closes the databases (a job still running is
+   * retried after its lease).
+   */
   close(): void;
 }
 
@@ -44,15 +53,29 @@ function clientIp(request: Request, server: Server<unknown> | undefined, trustPr
   return server?.requestIP(request)?.address ?? null;
 }
 
-/** Builds the service from the module list; `extraModules` lets tests add operations and jobs beside the real ones. */
-export function createApp(config: Config, extraModules: Module[] = []): App {
-  const all = [...modules, ...extraModules];
-  const ctx = createContext(config, all);
-  configurePasswordHashing(config.authLimits); // one cap per process: the CPU is shared
-  const { log } = ctx;
-  const declared = all.flatMap((module) => module.operations);
-  assertRegistry(declared);
+/**
+ * What runs in the background while the service serves, in start order: the outbox first (work
+ * that modules queue needs its drainer), then each module's hooks. Stopped in reverse order; a
+ * start that throws leaves what it already started stoppable.
+ */
+function backgroundWork(outbox: Outbox, all: readonly Module[], service: Service) {
+  const parts = [
+    { start: () => outbox.start(), stop: () => outbox.stop() },
+    ...all.map((module) => ({ start: () => module.start?.(service), stop: () => module.stop?.(service) })),
+  ];
+  let started = 0;
+  return {
+    start() {
+      for (; started < parts.length; started++) parts[started]!.start();
+    },
+    stop() {
+      while (started > 0) parts[--started]!.stop();
+    },
+  };
+}
 
+/** Every module's outbox job handlers by kind; a kind declared twice is a startup error. */
+function outboxJobs(all: readonly Module[]): Map<string, JobHandler> {
   const jobs = new Map<string, JobHandler>();
   for (const module of all) {
     for (const [kind, handler] of Object.entries(module.jobs ?? {})) {
@@ -60,51 +83,31 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       jobs.set(kind, handler);
     }
   }
-  const single = <K extends "authenticateBearer" | "checkGrant">(hook: K): Module[K] => {
-    // A hook of a module given beside the list (tests) replaces the listed modules' one.
-    const extra = extraModules.filter((module) => module[hook]);
-    const providers = extra.length > 0 ? extra : all.filter((module) => module[hook]);
-    if (providers.length > 1) throw new Error(`${hook} is provided by more than one module`);
-    return providers[0]?.[hook];
-  };
-  const outbox = new Outbox(ctx, jobs, config.outboxLeaseMs);
-  // The hooks get the service (built below, before any request) to reach this app's databases.
-  const grant = single("checkGrant");
-  const bearer = single("authenticateBearer");
-  const executor = new Executor(ctx, declared, {
-    outbox,
-    resolveCustomer: signedInCustomer,
-    checkGrant:
-      grant &&
-      ((operationId, caller, input, validated) => grant(operationId, caller, input, validated, service)),
-  });
-  const resolver = new CallerResolver(ctx, bearer && ((token, surface) => bearer(token, surface, service)));
-  // Agent Auth: every 401 names the discovery document, once a module verifies bearer tokens.
-  const challenge = bearer && `AgentAuth discovery="${config.baseUrl}/.well-known/agent-configuration"`;
-  const adapter = new HttpAdapter(executor, resolver, ctx);
-  const service: Service = {
-    ctx,
-    executor,
-    operations: declared,
-    resolveCaller: async (request, surface) => resolver.resolve(request, surface),
-  };
+  return jobs;
+}
 
+/** The one module's hook that only one module may provide (agents' bearer tokens and grants). */
+function singleHook<K extends "authenticateBearer" | "checkGrant">(
+  all: readonly Module[],
+  extraModules: readonly Module[],
+  hook: K,
+): Module[K] {
+  // A hook of a module given beside the list (tests) replaces the listed modules' one.
+  const extra = extraModules.filter((module) => module[hook]);
+  const providers = extra.length > 0 ? extra : all.filter((module) => module[hook]);
+  if (providers.length > 1) throw new Error(`${hook} is provided by more than one module`);
+  return providers[0]?.[hook];
+}
+
+/**
+ * The Elysia router, the table of its paths and methods (for 405s and CORS) and each request's
+ * state. What the router cannot route is answered here: an unknown path 404, a known path with
+ * another method 405 with `Allow`.
+ */
+function createRouter(ctx: AppContext) {
   const states = new WeakMap<Request, RequestState>();
   const routes = new RouteTable();
-  const cors = new Cors(
-    routes,
-    (request) => resolver.tenantOfHost(request),
-    (orgId) => {
-      const tenant = ctx.tenants.acquire(orgId);
-      try {
-        return getStore(tenant).allowedOrigins;
-      } finally {
-        ctx.tenants.release(tenant);
-      }
-    },
-  );
-
-  const elysia = new Elysia({ normalize: false }).onError(({ code, request }) => {
+  const elysia = new Elysia({ normalize: false }).onError(({ code, error, request }) => {
     const id = states.get(request)?.id ?? "";
     if (code === "NOT_FOUND") {
       const { pathname } = new URL(request.url);
@@ -127,11 +130,20 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
         status: 404,
       });
     }
-    return errorResponse(new Error(`router error ${String(code)}`), log, id);
+    // A route's own throw (UNKNOWN) is reported as itself: a storage failure is a 503, a bug keeps its stack.
+    const thrown = code === "UNKNOWN" ? error : new Error(`router error ${String(code)}`);
+    return errorResponse(thrown, ctx, id);
   });
+  return { elysia, routes, states };
+}
 
-  // Public documents, readable from any origin; each sent with its ETag and compressed forms,
-  // worked out once (src/http/caching.ts).
+type Router = ReturnType<typeof createRouter>;
+
+/**
+ * Public documents (the OpenAPI document, the API reference viewer), readable from any origin; each
+ * sent with its ETag and compressed forms, worked out once (src/http/caching.ts).
+ */
+function mountPublicDocuments({ elysia, routes, states }: Router, declared: Operation[], config: Config) {
   const openApi: StaticAsset = {
     path: "/v1/openapi.json",
     contentType: JSON_TYPE,
@@ -152,6 +164,10 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       return representation.respond(request);
     });
   }
+}
+
+/** Every operation at its path, run through the REST adapter (which reads the body itself). */
+function mountOperations({ elysia, routes, states }: Router, declared: Operation[], adapter: HttpAdapter) {
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     routes.add(op.method, path, corsPolicyOf(op));
@@ -163,6 +179,10 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       { parse: "none" },
     );
   }
+}
+
+/** The modules' own routes (discovery documents, `/mcp`, pages, webhook ingress). */
+function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
       routes.add(route.method, route.path);
@@ -181,50 +201,115 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       );
     }
   }
+}
+
+/** A shop's allowed origins (its settings), for the CORS policy of storefront operations. */
+const shopOrigins = (ctx: AppContext) => (orgId: string) => {
+  const tenant = ctx.tenants.acquire(orgId);
+  try {
+    return getStore(tenant).allowedOrigins;
+  } finally {
+    ctx.tenants.release(tenant);
+  }
+};
+
+/**
+ * `app.fetch`: assigns the request id, refuses a declared body above the limit, answers CORS
+ * preflights, routes, then adds the CORS headers, `Cache-Control: no-store` unless the answer says
+ * otherwise and the Agent Auth challenge on a 401, and writes one log line.
+ */
+function requestHandler(
+  ctx: AppContext,
+  router: Router,
+  cors: Cors,
+  challenge: string | undefined,
+): App["fetch"] {
+  const { config, log } = ctx;
+  const { elysia, states } = router;
   const handle = elysia.handle;
-  outbox.start();
+  return async (request, server) => {
+    const started = performance.now();
+    const incoming = request.headers.get("x-request-id");
+    const state: RequestState = {
+      id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
+      ip: () => clientIp(request, server, config.trustProxy),
+    };
+    states.set(request, state);
+    const origin = request.headers.get("origin");
+    let response: Response;
+    try {
+      checkDeclaredLength(request, config.maxBodyBytes);
+      response = (origin !== null && cors.preflight(request, origin)) || (await handle(request));
+    } catch (error) {
+      response = errorResponse(error, ctx, state.id);
+    }
+    if (origin !== null) cors.decorate(response, request, origin, state);
+    response.headers.set("x-request-id", state.id);
+    // Only what says otherwise may be kept by a cache (catalog reads, public documents).
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", NO_STORE);
+    if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
+      response.headers.set("www-authenticate", challenge);
+    }
+    log.info("request", {
+      method: request.method,
+      route: state.route ?? null,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      org: state.orgId ?? null,
+      caller: state.callerType ?? null,
+      requestId: state.id,
+    });
+    return response;
+  };
+}
+
+/** Builds the service from the module list; `extraModules` lets tests add operations and jobs beside the real ones. */
+export function createApp(config: Config, extraModules: Module[] = []): App {
+  const all = [...modules, ...extraModules];
+  const ctx = createContext(config, all);
+  configurePasswordHashing(config.authLimits); // one cap per process: the CPU is shared
+  const declared = all.flatMap((module) => module.operations);
+  assertRegistry(declared);
+
+  const outbox = new Outbox(ctx, outboxJobs(all), config.outboxLeaseMs);
+  // The hooks get the service (built below, before any request) to reach this app's databases.
+  const grant = singleHook(all, extraModules, "checkGrant");
+  const bearer = singleHook(all, extraModules, "authenticateBearer");
+  const executor = new Executor(ctx, declared, {
+    outbox,
+    resolveCustomer: signedInCustomer,
+    checkGrant:
+      grant &&
+      ((operationId, caller, input, validated) => grant(operationId, caller, input, validated, service)),
+  });
+  const resolver = new CallerResolver(ctx, bearer && ((token, surface) => bearer(token, surface, service)));
+  // Agent Auth: every 401 names the discovery document, once a module verifies bearer tokens.
+  const challenge = bearer && `AgentAuth discovery="${config.baseUrl}/.well-known/agent-configuration"`;
+  const adapter = new HttpAdapter(executor, resolver, ctx);
+  const service: Service = {
+    ctx,
+    executor,
+    operations: declared,
+    resolveCaller: async (request, surface) => resolver.resolve(request, surface),
+  };
+
+  const router = createRouter(ctx);
+  const cors = new Cors(router.routes, (request) => resolver.tenantOfHost(request), shopOrigins(ctx));
+
+  mountPublicDocuments(router, declared, config);
+  mountOperations(router, declared, adapter);
+  mountModuleRoutes(router, all, service);
+  const lifecycle = backgroundWork(outbox, all, service);
 
   return {
     ctx,
     operations: declared,
     executor,
     outbox,
-    async fetch(request, server) {
-      const started = performance.now();
-      const incoming = request.headers.get("x-request-id");
-      const state: RequestState = {
-        id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
-        ip: () => clientIp(request, server, config.trustProxy),
-      };
-      states.set(request, state);
-      const origin = request.headers.get("origin");
-      let response: Response;
-      try {
-        checkDeclaredLength(request, config.maxBodyBytes);
-        response = (origin !== null && cors.preflight(request, origin)) || (await handle(request));
-      } catch (error) {
-        response = errorResponse(error, log, state.id);
-      }
-      if (origin !== null) cors.decorate(response, request, origin, state);
-      response.headers.set("x-request-id", state.id);
-      // Only what says otherwise may be kept by a cache (catalog reads, public documents).
-      if (!response.headers.has("cache-control")) response.headers.set("cache-control", NO_STORE);
-      if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
-        response.headers.set("www-authenticate", challenge);
-      }
-      log.info("request", {
-        method: request.method,
-        route: state.route ?? null,
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        org: state.orgId ?? null,
-        caller: state.callerType ?? null,
-        requestId: state.id,
-      });
-      return response;
-    },
+    fetch: requestHandler(ctx, router, cors, challenge),
+    start: lifecycle.start,
     close() {
-      outbox.stop();
+      lifecycle.stop();
       closeContext(ctx);
     },
   };

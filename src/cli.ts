@@ -128,161 +128,192 @@ async function backup(ctx: AppContext, out: string) {
 /** The result (`--json`), its text, and an exit code when the command ran but reports a state that is not OK. */
 type Outcome = [result: unknown, text: string, exitCode?: number];
 
-async function run(ctx: AppContext, command: string, options: Options, args: string[]): Promise<Outcome> {
-  switch (command) {
-    case "org create": {
-      const host = typeof options.host === "string" ? hostOption(options.host) : undefined;
-      const org = createOrganization(ctx, {
-        name: need(options, "name"),
-        slug: typeof options.slug === "string" ? checked(options.slug, SLUG_PATTERN, "slug") : undefined,
-        host,
-      });
-      const result = { id: org.id, slug: org.slug, name: org.name, host: host ?? null };
-      return [
-        result,
-        `Created organization ${org.name} (${org.id}), slug ${org.slug}${host ? `, host ${host}` : ""}`,
-      ];
-    }
-    case "org list": {
-      const orgs = listOrganizations(ctx.platform).map(({ id, slug, name }) => ({ id, slug, name }));
-      return [orgs, orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}`).join("\n") || "(no organizations)"];
-    }
-    case "org delete": {
-      const id = need(options, "id");
-      if (options.yes !== true) {
-        throw new UsageError(`org delete removes ${id} and all its data for good; add --yes to confirm`);
-      }
-      const org = deleteOrganization(ctx, id);
-      return [
-        { id: org.id, slug: org.slug, name: org.name, deleted: true },
-        `Deleted organization ${org.name} (${org.id}) and its data`,
-      ];
-    }
-    case "domain add": {
-      const orgId = need(options, "org");
-      const host = hostOption(need(options, "host"));
-      addDomain(ctx, orgId, host);
-      return [{ host, orgId }, `Host ${host} now answers for ${orgId}`];
-    }
-    case "domain list": {
-      const orgId = requireOrg(ctx, need(options, "org")).id;
-      const hosts = listDomains(ctx.platform, orgId).map((d) => ({
-        host: d.host,
-        orgId: d.organizationId,
-        createdAt: new Date(d.createdAt).toISOString(),
-      }));
-      return [hosts, hosts.map((d) => `${d.host}  ${d.createdAt}`).join("\n") || "(no domains)"];
-    }
-    case "domain remove": {
-      const removed = removeDomain(ctx.platform, need(options, "host"));
-      return [
-        { host: removed.host, orgId: removed.organizationId },
-        `Host ${removed.host} no longer answers for ${removed.organizationId}`,
-      ];
-    }
-    case "user create": {
-      const role = (options.role ?? "owner") as Role;
-      if (!ROLES.includes(role)) throw new UsageError("--role takes owner, admin or member");
-      const password = need(options, "password");
-      if (password.length < 8) throw new UsageError("--password needs at least 8 characters");
-      const orgId = typeof options.org === "string" ? requireOrg(ctx, options.org).id : null;
-      const email = need(options, "email");
-      const user =
-        findUserByEmail(ctx.platform, email) ??
-        (await createUser(ctx.platform, {
-          email,
-          password,
-          name: typeof options.name === "string" ? options.name : undefined,
-        }));
-      if (orgId) addMember(ctx.platform, orgId, user.id, role);
-      return [
-        { id: user.id, email: user.email, orgId, role: orgId ? role : null },
-        `User ${user.email} (${user.id})${orgId ? ` is ${role} of ${orgId}` : ""}`,
-      ];
-    }
-    case "apikey create": {
-      const orgId = requireOrg(ctx, need(options, "org")).id;
-      const scopes = parseScopes(typeof options.scopes === "string" ? options.scopes : undefined);
-      const key = createApiKey(ctx.platform, {
-        organizationId: orgId,
-        name: typeof options.name === "string" ? options.name : "CLI key",
-        scopes,
-      });
-      return [
-        { id: key.id, key: key.key, orgId, scopes: key.metadata.scopes },
-        `API key ${key.id} for ${orgId} (${scopes.join(", ")}), shown only now:\n${key.key}`,
-      ];
-    }
-    case "apikey list": {
-      const orgId = requireOrg(ctx, need(options, "org")).id;
-      const keys = listAllApiKeys(ctx.platform, orgId).map(keyJson);
-      const text = keys
-        .map(
-          (k) =>
-            `${k.id}  ${k.name}  ${k.scopes.join(",")}  created ${k.createdAt}` +
-            `${k.expiresAt ? `  expires ${k.expiresAt}` : ""}${k.revokedAt ? `  revoked ${k.revokedAt}` : ""}`,
-        )
-        .join("\n");
-      return [keys, text || "(no API keys)"];
-    }
-    case "apikey revoke": {
-      const id = need(options, "id");
-      const orgId = apiKeyOrganization(ctx.platform, id);
-      if (!orgId) throw new ApiError("NOT_FOUND", `API key ${id} not found`);
-      const key = keyJson(revokeApiKey(ctx.platform, orgId, id));
-      return [{ ...key, orgId }, `Revoked API key ${key.id} of ${orgId}`];
-    }
-    case "backup": {
-      const result = await backup(ctx, need(options, "out"));
-      return [result, `Backed up ${result.files.length} databases to ${result.dir}`];
-    }
-    case "seed": {
-      const raw = need(options, "products");
-      const count = Number(raw);
-      if (!/^\d+$/.test(raw) || count < 1 || count > 1_000_000) {
-        throw new UsageError("--products takes a whole number from 1 to 1000000");
-      }
-      const orgId = requireOrg(ctx, need(options, "org")).id;
-      // Commits of 250 products hold the file's write lock for a fraction of a second, so a server
-      // writing the same tenant waits (busy_timeout) well within its limit.
-      const { created, ms } = await ctx.tenants.with(orgId, (tenant) =>
-        seedProducts(tenant, count, { batch: SEED_BATCH }),
-      );
-      const rate = Math.round((created * 1000) / Math.max(ms, 1));
-      return [
-        { orgId, created, ms },
-        `Created ${created} products in ${orgId} in ${ms} ms (${rate} products/s)`,
-      ];
-    }
-    case "readiness": {
-      const ref = args[0];
-      if (!ref) throw new UsageError("readiness takes the organization's slug or id");
-      const org = listOrganizations(ctx.platform).find((o) => o.slug === ref || o.id === ref);
-      if (!org) throw new ApiError("NOT_FOUND", `organization ${ref} not found`);
-      const readiness = await ctx.tenants.with(org.id, (tenant) => storeReadiness(ctx, org.id, tenant));
-      const text = readiness.ready
-        ? `${org.name} (${org.slug}) is ready to sell`
-        : [
-            `${org.name} (${org.slug}) cannot sell yet:`,
-            ...readiness.blockers.map((b) => `  ${b.code}  ${b.message}\n      fix: ${b.fix}`),
-          ].join("\n");
-      return [readiness, text, readiness.ready ? 0 : 1];
-    }
-    case "integrations rekey": {
-      const orgs =
-        typeof options.org === "string" ? [requireOrg(ctx, options.org)] : listOrganizations(ctx.platform);
-      const result = await rekeyIntegrations(
-        ctx,
-        orgs.map((org) => org.id),
-      );
-      return [
-        result,
-        `Re-encrypted ${result.rekeyed} of ${result.values} secrets in ${result.tenants} organizations under key ${result.kid}`,
-      ];
-    }
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+function orgCreate(ctx: AppContext, options: Options): Outcome {
+  const host = typeof options.host === "string" ? hostOption(options.host) : undefined;
+  const org = createOrganization(ctx, {
+    name: need(options, "name"),
+    slug: typeof options.slug === "string" ? checked(options.slug, SLUG_PATTERN, "slug") : undefined,
+    host,
+  });
+  const result = { id: org.id, slug: org.slug, name: org.name, host: host ?? null };
+  return [
+    result,
+    `Created organization ${org.name} (${org.id}), slug ${org.slug}${host ? `, host ${host}` : ""}`,
+  ];
+}
+
+function orgList(ctx: AppContext): Outcome {
+  const orgs = listOrganizations(ctx.platform).map(({ id, slug, name }) => ({ id, slug, name }));
+  return [orgs, orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}`).join("\n") || "(no organizations)"];
+}
+
+function orgDelete(ctx: AppContext, options: Options): Outcome {
+  const id = need(options, "id");
+  if (options.yes !== true) {
+    throw new UsageError(`org delete removes ${id} and all its data for good; add --yes to confirm`);
   }
+  const org = deleteOrganization(ctx, id);
+  return [
+    { id: org.id, slug: org.slug, name: org.name, deleted: true },
+    `Deleted organization ${org.name} (${org.id}) and its data`,
+  ];
+}
+
+function domainAdd(ctx: AppContext, options: Options): Outcome {
+  const orgId = need(options, "org");
+  const host = hostOption(need(options, "host"));
+  addDomain(ctx, orgId, host);
+  return [{ host, orgId }, `Host ${host} now answers for ${orgId}`];
+}
+
+function domainList(ctx: AppContext, options: Options): Outcome {
+  const orgId = requireOrg(ctx, need(options, "org")).id;
+  const hosts = listDomains(ctx.platform, orgId).map((d) => ({
+    host: d.host,
+    orgId: d.organizationId,
+    createdAt: new Date(d.createdAt).toISOString(),
+  }));
+  return [hosts, hosts.map((d) => `${d.host}  ${d.createdAt}`).join("\n") || "(no domains)"];
+}
+
+function domainRemove(ctx: AppContext, options: Options): Outcome {
+  const removed = removeDomain(ctx.platform, need(options, "host"));
+  return [
+    { host: removed.host, orgId: removed.organizationId },
+    `Host ${removed.host} no longer answers for ${removed.organizationId}`,
+  ];
+}
+
+async function userCreate(ctx: AppContext, options: Options): Promise<Outcome> {
+  const role = (options.role ?? "owner") as Role;
+  if (!ROLES.includes(role)) throw new UsageError("--role takes owner, admin or member");
+  const password = need(options, "password");
+  if (password.length < 8) throw new UsageError("--password needs at least 8 characters");
+  const orgId = typeof options.org === "string" ? requireOrg(ctx, options.org).id : null;
+  const email = need(options, "email");
+  const user =
+    findUserByEmail(ctx.platform, email) ??
+    (await createUser(ctx.platform, {
+      email,
+      password,
+      name: typeof options.name === "string" ? options.name : undefined,
+    }));
+  if (orgId) addMember(ctx.platform, orgId, user.id, role);
+  return [
+    { id: user.id, email: user.email, orgId, role: orgId ? role : null },
+    `User ${user.email} (${user.id})${orgId ? ` is ${role} of ${orgId}` : ""}`,
+  ];
+}
+
+function apikeyCreate(ctx: AppContext, options: Options): Outcome {
+  const orgId = requireOrg(ctx, need(options, "org")).id;
+  const scopes = parseScopes(typeof options.scopes === "string" ? options.scopes : undefined);
+  const key = createApiKey(ctx.platform, {
+    organizationId: orgId,
+    name: typeof options.name === "string" ? options.name : "CLI key",
+    scopes,
+  });
+  return [
+    { id: key.id, key: key.key, orgId, scopes: key.metadata.scopes },
+    `API key ${key.id} for ${orgId} (${scopes.join(", ")}), shown only now:\n${key.key}`,
+  ];
+}
+
+function apikeyList(ctx: AppContext, options: Options): Outcome {
+  const orgId = requireOrg(ctx, need(options, "org")).id;
+  const keys = listAllApiKeys(ctx.platform, orgId).map(keyJson);
+  const text = keys
+    .map(
+      (k) =>
+        `${k.id}  ${k.name}  ${k.scopes.join(",")}  created ${k.createdAt}` +
+        `${k.expiresAt ? `  expires ${k.expiresAt}` : ""}${k.revokedAt ? `  revoked ${k.revokedAt}` : ""}`,
+    )
+    .join("\n");
+  return [keys, text || "(no API keys)"];
+}
+
+function apikeyRevoke(ctx: AppContext, options: Options): Outcome {
+  const id = need(options, "id");
+  const orgId = apiKeyOrganization(ctx.platform, id);
+  if (!orgId) throw new ApiError("NOT_FOUND", `API key ${id} not found`);
+  const key = keyJson(revokeApiKey(ctx.platform, orgId, id));
+  return [{ ...key, orgId }, `Revoked API key ${key.id} of ${orgId}`];
+}
+
+async function backupCommand(ctx: AppContext, options: Options): Promise<Outcome> {
+  const result = await backup(ctx, need(options, "out"));
+  return [result, `Backed up ${result.files.length} databases to ${result.dir}`];
+}
+
+async function seedCommand(ctx: AppContext, options: Options): Promise<Outcome> {
+  const raw = need(options, "products");
+  const count = Number(raw);
+  if (!/^\d+$/.test(raw) || count < 1 || count > 1_000_000) {
+    throw new UsageError("--products takes a whole number from 1 to 1000000");
+  }
+  const orgId = requireOrg(ctx, need(options, "org")).id;
+  // Commits of 250 products hold the file's write lock for a fraction of a second, so a server
+  // writing the same tenant waits (busy_timeout) well within its limit.
+  const { created, ms } = await ctx.tenants.with(orgId, (tenant) =>
+    seedProducts(tenant, count, { batch: SEED_BATCH }),
+  );
+  const rate = Math.round((created * 1000) / Math.max(ms, 1));
+  return [{ orgId, created, ms }, `Created ${created} products in ${orgId} in ${ms} ms (${rate} products/s)`];
+}
+
+async function readinessCommand(ctx: AppContext, _options: Options, args: string[]): Promise<Outcome> {
+  const ref = args[0];
+  if (!ref) throw new UsageError("readiness takes the organization's slug or id");
+  const org = listOrganizations(ctx.platform).find((o) => o.slug === ref || o.id === ref);
+  if (!org) throw new ApiError("NOT_FOUND", `organization ${ref} not found`);
+  const readiness = await ctx.tenants.with(org.id, (tenant) => storeReadiness(ctx, org.id, tenant));
+  const text = readiness.ready
+    ? `${org.name} (${org.slug}) is ready to sell`
+    : [
+        `${org.name} (${org.slug}) cannot sell yet:`,
+        ...readiness.blockers.map((b) => `  ${b.code}  ${b.message}\n      fix: ${b.fix}`),
+      ].join("\n");
+  return [readiness, text, readiness.ready ? 0 : 1];
+}
+
+async function integrationsRekey(ctx: AppContext, options: Options): Promise<Outcome> {
+  const orgs =
+    typeof options.org === "string" ? [requireOrg(ctx, options.org)] : listOrganizations(ctx.platform);
+  const result = await rekeyIntegrations(
+    ctx,
+    orgs.map((org) => org.id),
+  );
+  return [
+    result,
+    `Re-encrypted ${result.rekeyed} of ${result.values} secrets in ${result.tenants} organizations under key ${result.kid}`,
+  ];
+}
+
+type Command = (ctx: AppContext, options: Options, args: string[]) => Outcome | Promise<Outcome>;
+
+/** Each command by its words (`org create`, `backup`). */
+const COMMANDS: Record<string, Command> = {
+  "org create": orgCreate,
+  "org list": orgList,
+  "org delete": orgDelete,
+  "domain add": domainAdd,
+  "domain list": domainList,
+  "domain remove": domainRemove,
+  "user create": userCreate,
+  "apikey create": apikeyCreate,
+  "apikey list": apikeyList,
+  "apikey revoke": apikeyRevoke,
+  backup: backupCommand,
+  seed: seedCommand,
+  readiness: readinessCommand,
+  "integrations rekey": integrationsRekey,
+};
+
+async function run(ctx: AppContext, command: string, options: Options, args: string[]): Promise<Outcome> {
+  // Own keys only: a command named like an Object.prototype member is unknown too.
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!handler) throw new UsageError(`unknown command "${command}"`);
+  return handler(ctx, options, args);
 }
 
 /** For container health checks: the server on this machine answers its health route. */

@@ -30,6 +30,8 @@ export interface Config {
   tenantPoolSize: number;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
+  /** `MIN_FREE_DISK_MB` (default 256, 0: no check): below it, free space in DATA_DIR makes health `degraded`. */
+  minFreeDiskMb: number;
   /** How long an outbox job may run before another attempt may take it (the process died). */
   outboxLeaseMs: number;
   /** Create and seed the demo organization on first start (`DEMO_TENANT`; off by default in production). */
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as LogLevel,
     tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 256, 1, 100_000),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
+    minFreeDiskMb: integer(env, "MIN_FREE_DISK_MB", 256, 0, 1_048_576),
     outboxLeaseMs: integer(env, "OUTBOX_LEASE_MS", 60_000, 100, 3_600_000),
     demoTenant: boolean(env, "DEMO_TENANT", !production),
     allowSignup: boolean(env, "ALLOW_SIGNUP", !production),

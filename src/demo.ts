@@ -1,7 +1,7 @@
 import type { AppContext } from "./app-context.ts";
 import { createApiKey, createOrganization, listOrganizations } from "./auth/service.ts";
 
-export const DEMO_SLUG = "demo";
+const DEMO_SLUG = "demo";
 
 /**
  * On the first start of an empty control plane: a demo organization answering `demo.{PLATFORM_DOMAIN}`

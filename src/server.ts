@@ -1,7 +1,6 @@
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { ensureDemoStore, ensureDemoTenant } from "./demo.ts";
-import { startPaymentSweep } from "./payments/module.ts";
 
 /**
  * Bun's own body limit, out of reach: Bun answers a bare 413 (no JSON body, no request id, no log
@@ -14,13 +13,8 @@ export const BUN_MAX_REQUEST_BODY_SIZE = Number.MAX_SAFE_INTEGER;
 export async function startServer(config: Config) {
   const app = createApp(config);
   const demo = config.production ? await ensureDemoStore(app.ctx) : await ensureDemoTenant(app.ctx);
-  // Unpaid payment attempts past their expiry are expired (stock and coupon uses released).
-  const stopSweep = startPaymentSweep(app.ctx);
-  const close = app.close;
-  app.close = () => {
-    stopSweep();
-    close();
-  };
+  // The outbox's drainer and the modules' background work (the payments expiry sweep); `app.close` stops them.
+  app.start();
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,

@@ -1,8 +1,9 @@
 import { SESSION_COOKIE } from "../auth/caller.ts";
 import { createSession, findUser, SESSION_TTL_MS, verifyPassword } from "../auth/service.ts";
-import { ApiError } from "../core/errors.ts";
+import type { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
+import { apiErrorOf } from "../core/respond.ts";
 import {
   type ApprovalView,
   adminOrganizations,
@@ -333,10 +334,11 @@ class ApprovalPage {
     });
   }
 
-  tooMany(error: ApiError) {
+  /** A refusal that passes with time (429, 503): its message, and its Retry-After. */
+  tryLater(error: ApiError) {
     return render({
-      title: "Too many attempts",
-      status: 429,
+      title: error.status === 429 ? "Too many attempts" : "Try again shortly",
+      status: error.status,
       headers: error.headers,
       body: notice("error", escapeHtml(error.message)),
     });
@@ -509,15 +511,11 @@ export function approvalPageRoutes(rt: AgentRuntime): RawRoute[] {
       try {
         return await handler(request, client);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 429) return page.tooMany(error);
         if (error instanceof ProtocolError && error.status === 413) {
           return page.message("Too large", 413, "The form is too large.");
         }
-        rt.ctx.log.error("unhandled error", {
-          requestId,
-          error: error instanceof Error ? error.message : String(error),
-          stack: error instanceof Error ? error.stack : undefined,
-        });
+        const known = apiErrorOf(error, rt.ctx, requestId);
+        if (known.status === 429 || known.status === 503) return page.tryLater(known);
         return page.message("Something went wrong", 500, "Internal error. Try again in a moment.");
       }
     };

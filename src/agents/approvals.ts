@@ -21,9 +21,9 @@ import { grantObjects } from "./views.ts";
 
 // Device authorization (RFC 8628): approval requests, user codes, and the merchant's decision.
 
-export const APPROVAL_TTL_MS = 300_000;
-export const POLL_INTERVAL_S = 5;
-export const MAX_FAILED_CODES = 5;
+const APPROVAL_TTL_MS = 300_000;
+const POLL_INTERVAL_S = 5;
+const MAX_FAILED_CODES = 5;
 /** A decision needs a password check within this long. */
 export const FRESH_SIGN_IN_MS = 300_000;
 
@@ -44,7 +44,7 @@ const hmacHex = (rt: AgentRuntime, text: string) =>
   createHmac("sha256", rt.serverKey).update(text).digest("hex");
 
 /** HMAC-SHA-256 (server key) of a normalised user code: the only form stored. */
-export const userCodeHash = (rt: AgentRuntime, code: string): string =>
+const userCodeHash = (rt: AgentRuntime, code: string): string =>
   hmacHex(rt, `user-code:${normalizeUserCode(code)}`);
 
 /** Constant-time comparison of two hex digests. */
@@ -155,7 +155,7 @@ const isAdmin = (rt: AgentRuntime, organizationId: string, userId: string): bool
     .get(organizationId, userId) !== null;
 
 /** One requested capability as an approver sees it. */
-export interface RequestedCapability {
+interface RequestedCapability {
   name: string;
   description: string;
   method: string;
@@ -248,7 +248,7 @@ export type Duration = keyof typeof DURATIONS;
 
 export type DecisionAction = "approve_all" | "approve_selected" | "deny";
 
-export interface DecisionInput {
+interface DecisionInput {
   approvalId: string;
   /** The code the approver typed (any case, with or without `-`). */
   userCode: string;
@@ -288,8 +288,37 @@ export interface DecisionResult {
  * → 409. CSRF and Origin checks belong to the transport (page or JSON route) before this call.
  */
 export function decideApproval(rt: AgentRuntime, input: DecisionInput): DecisionResult {
-  const { db } = rt;
   const now = rt.now();
+  const approval = pendingRequest(rt, input, now);
+  const agent = agentById(rt.db, approval.agent_id)!;
+  const host = hostById(rt.db, approval.host_id)!;
+  const organizationId = decidingOrganization(rt, input, agent, host);
+  const requested = JSON.parse(approval.capabilities) as string[];
+  const selected = selectedCapabilities(input, requested);
+  const approve = selected.length > 0;
+  // Denying an agent that is bound to nothing binds nothing; approving binds it to the chosen organization.
+  if (approve && organizationId === null) {
+    throw new ProtocolError(400, "invalid_request", "Choose the organization to approve for");
+  }
+  const decision: Decision = { approval, agent, host, organizationId, approve, requested, selected, now };
+  immediately(rt.db, () => recordDecision(rt, input, decision));
+  const after = agentById(rt.db, agent.id)!;
+  return {
+    approval_id: approval.id,
+    status: approve ? "approved" : "denied",
+    agent_id: agent.id,
+    agent_status: after.status,
+    organization_id: after.organization_id,
+    agent_capability_grants: grantObjects(rt, agent.id),
+  };
+}
+
+/**
+ * The request the decision is about, once the approver signed in lately, the request exists, the
+ * code matches (a wrong one counts against the request) and the request is pending and unexpired.
+ */
+function pendingRequest(rt: AgentRuntime, input: DecisionInput, now: number): ApprovalRow {
+  const { db } = rt;
   if (now - input.authenticatedAt > FRESH_SIGN_IN_MS) {
     throw new ProtocolError(
       401,
@@ -299,7 +328,6 @@ export function decideApproval(rt: AgentRuntime, input: DecisionInput): Decision
   }
   const approval = approvalById(db, input.approvalId);
   if (!approval) throw new ProtocolError(404, "approval_not_found", "No such approval request");
-
   if (!sameDigest(userCodeHash(rt, input.userCode), approval.user_code_hash)) {
     changed(
       db,
@@ -322,9 +350,14 @@ export function decideApproval(rt: AgentRuntime, input: DecisionInput): Decision
     );
     throw conflict("The request expired");
   }
+  return approval;
+}
 
-  const agent = agentById(db, approval.agent_id)!;
-  const host = hostById(db, approval.host_id)!;
+/**
+ * The organization decided for: the one agent or host is bound to, else the one chosen (null when
+ * none is, which only a deny accepts); the approver must be an owner or admin of it (of any, with none).
+ */
+function decidingOrganization(rt: AgentRuntime, input: DecisionInput, agent: AgentRow, host: HostRow) {
   const bound = agent.organization_id ?? host.organization_id;
   if (bound !== null && input.organizationId !== undefined && input.organizationId !== bound) {
     throw new ProtocolError(403, "unauthorized", "This agent is bound to another organization");
@@ -337,114 +370,111 @@ export function decideApproval(rt: AgentRuntime, input: DecisionInput): Decision
   ) {
     throw new ProtocolError(403, "unauthorized", "Only an owner or admin of the organization can decide");
   }
+  return organizationId;
+}
 
-  const requested = JSON.parse(approval.capabilities) as string[];
-  let selected: string[];
-  if (input.action === "approve_all") selected = requested;
-  else if (input.action === "deny") selected = [];
-  else {
-    const chosen = [...new Set(input.capabilities ?? [])];
-    const foreign = chosen.filter((c) => !requested.includes(c));
-    if (chosen.length === 0 || foreign.length > 0) {
-      throw new ProtocolError(
-        400,
-        "invalid_capabilities",
-        "Select one or more of the requested capabilities",
-        {
-          invalid_capabilities: foreign,
-        },
-      );
-    }
-    selected = chosen;
+/** The capabilities approved: all requested, none (deny), or a non-empty subset of the requested ones. */
+function selectedCapabilities(input: DecisionInput, requested: string[]): string[] {
+  if (input.action === "approve_all") return requested;
+  if (input.action === "deny") return [];
+  const chosen = [...new Set(input.capabilities ?? [])];
+  const foreign = chosen.filter((c) => !requested.includes(c));
+  if (chosen.length === 0 || foreign.length > 0) {
+    throw new ProtocolError(400, "invalid_capabilities", "Select one or more of the requested capabilities", {
+      invalid_capabilities: foreign,
+    });
   }
-  const approve = selected.length > 0;
-  // Denying an agent that is bound to nothing binds nothing; approving binds it to the chosen organization.
-  if (approve && organizationId === null) {
-    throw new ProtocolError(400, "invalid_request", "Choose the organization to approve for");
-  }
-  const grantsUntil = now + DURATIONS[input.duration ?? "30d"];
+  return chosen;
+}
 
-  immediately(db, () => {
-    const cas = (sql: string, ...args: (string | number | null)[]) => {
-      if (changed(db, sql, ...args) === 0) throw conflict();
-    };
-    cas(
-      `UPDATE agent_approvals SET status = ?1, organization_id = ?2, decided_by = ?3, decided_at = ?4, updated_at = ?4
-        WHERE id = ?5 AND status = 'pending'`,
-      approve ? "approved" : "denied",
-      organizationId,
-      input.userId,
-      now,
-      approval.id,
-    );
-    let hostUser = host.user_id;
-    if (approve && host.organization_id === null) {
-      cas(
-        `UPDATE agent_hosts SET status = 'active', organization_id = ?1, user_id = ?2, activated_at = ?3, updated_at = ?3
-          WHERE id = ?4 AND status = 'pending' AND organization_id IS NULL`,
-        organizationId,
-        input.userId,
-        now,
-        host.id,
-      );
-      hostUser = input.userId;
-    }
-    if (agent.status === "pending") {
-      if (approve) {
-        cas(
-          `UPDATE agents SET status = 'active', organization_id = ?1, user_id = ?2, activated_at = ?3, updated_at = ?3
-            WHERE id = ?4 AND status = 'pending'`,
-          organizationId,
-          agent.mode === "delegated" ? hostUser : null,
-          now,
-          agent.id,
-        );
-      } else {
-        cas(
-          "UPDATE agents SET status = 'rejected', updated_at = ?1 WHERE id = ?2 AND status = 'pending'",
-          now,
-          agent.id,
-        );
-      }
-    } else if (agent.status !== "active") {
-      throw conflict(`The agent is ${agent.status}`);
-    }
-    for (const name of requested) {
-      if (selected.includes(name)) {
-        changed(
-          db,
-          `UPDATE agent_grants SET status = 'active', granted_by = ?1, denied_by = NULL, reason = NULL,
-                  expires_at = ?2, updated_at = ?3
-            WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,
-          input.userId,
-          grantsUntil,
-          now,
-          agent.id,
-          name,
-        );
-      } else {
-        changed(
-          db,
-          `UPDATE agent_grants SET status = 'denied', denied_by = ?1, reason = ?2, granted_by = NULL,
-                  expires_at = NULL, updated_at = ?3
-            WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,
-          input.userId,
-          input.reason ?? null,
-          now,
-          agent.id,
-          name,
-        );
-      }
-    }
-  });
+interface Decision {
+  approval: ApprovalRow;
+  agent: AgentRow;
+  host: HostRow;
+  organizationId: string | null;
+  approve: boolean;
+  requested: string[];
+  selected: string[];
+  now: number;
+}
 
-  const after = agentById(db, agent.id)!;
-  return {
-    approval_id: approval.id,
-    status: approve ? "approved" : "denied",
-    agent_id: agent.id,
-    agent_status: after.status,
-    organization_id: after.organization_id,
-    agent_capability_grants: grantObjects(rt, agent.id),
+/** The decision's compare-and-set moves, in the caller's transaction; a move that finds its row changed is a 409. */
+function recordDecision(rt: AgentRuntime, input: DecisionInput, d: Decision) {
+  const cas = (sql: string, ...args: (string | number | null)[]) => {
+    if (changed(rt.db, sql, ...args) === 0) throw conflict();
   };
+  cas(
+    `UPDATE agent_approvals SET status = ?1, organization_id = ?2, decided_by = ?3, decided_at = ?4, updated_at = ?4
+      WHERE id = ?5 AND status = 'pending'`,
+    d.approve ? "approved" : "denied",
+    d.organizationId,
+    input.userId,
+    d.now,
+    d.approval.id,
+  );
+  let hostUser = d.host.user_id;
+  if (d.approve && d.host.organization_id === null) {
+    cas(
+      `UPDATE agent_hosts SET status = 'active', organization_id = ?1, user_id = ?2, activated_at = ?3, updated_at = ?3
+        WHERE id = ?4 AND status = 'pending' AND organization_id IS NULL`,
+      d.organizationId,
+      input.userId,
+      d.now,
+      d.host.id,
+    );
+    hostUser = input.userId;
+  }
+  if (d.agent.status === "pending") {
+    if (d.approve) {
+      cas(
+        `UPDATE agents SET status = 'active', organization_id = ?1, user_id = ?2, activated_at = ?3, updated_at = ?3
+          WHERE id = ?4 AND status = 'pending'`,
+        d.organizationId,
+        d.agent.mode === "delegated" ? hostUser : null,
+        d.now,
+        d.agent.id,
+      );
+    } else {
+      cas(
+        "UPDATE agents SET status = 'rejected', updated_at = ?1 WHERE id = ?2 AND status = 'pending'",
+        d.now,
+        d.agent.id,
+      );
+    }
+  } else if (d.agent.status !== "active") {
+    throw conflict(`The agent is ${d.agent.status}`);
+  }
+  settleGrants(rt, input, d);
+}
+
+/** Selected grants become active until now + the duration; the other requested ones are denied. */
+function settleGrants(rt: AgentRuntime, input: DecisionInput, d: Decision) {
+  const grantsUntil = d.now + DURATIONS[input.duration ?? "30d"];
+  for (const name of d.requested) {
+    if (d.selected.includes(name)) {
+      changed(
+        rt.db,
+        `UPDATE agent_grants SET status = 'active', granted_by = ?1, denied_by = NULL, reason = NULL,
+                expires_at = ?2, updated_at = ?3
+          WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,
+        input.userId,
+        grantsUntil,
+        d.now,
+        d.agent.id,
+        name,
+      );
+    } else {
+      changed(
+        rt.db,
+        `UPDATE agent_grants SET status = 'denied', denied_by = ?1, reason = ?2, granted_by = NULL,
+                expires_at = NULL, updated_at = ?3
+          WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,
+        input.userId,
+        input.reason ?? null,
+        d.now,
+        d.agent.id,
+        name,
+      );
+    }
+  }
 }

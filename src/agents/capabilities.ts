@@ -6,7 +6,7 @@ import { ProtocolError, type Violation } from "./errors.ts";
 
 // Capabilities are the registry's operations: one per agent operation, named by its operationId.
 
-export type CapabilityClass = "read" | "write" | "admin-read" | "admin-write";
+type CapabilityClass = "read" | "write" | "admin-read" | "admin-write";
 
 export const CLASS_LABELS: Record<CapabilityClass, string> = {
   read: "Read-only",
@@ -88,7 +88,7 @@ export function capabilityCatalog(operations: readonly Operation[]): Map<string,
 // ---------------------------------------------------------------- constraints
 
 type Scalar = string | number | boolean;
-export type ConstraintValue = Scalar | { max?: number; min?: number; in?: Scalar[]; not_in?: Scalar[] };
+type ConstraintValue = Scalar | { max?: number; min?: number; in?: Scalar[]; not_in?: Scalar[] };
 export type Constraints = Record<string, ConstraintValue>;
 
 const OPERATORS = new Set(["max", "min", "in", "not_in"]);

@@ -18,7 +18,7 @@ import type { AgentRuntime } from "./runtime.ts";
 const PROXY_TIMEOUT_MS = 30_000;
 const PROXY_KEY_CHECK_MS = 5 * 60_000;
 
-export interface ExecuteCall {
+interface ExecuteCall {
   auth: AgentAuth;
   capability: string;
   arguments: Record<string, unknown>;

@@ -13,7 +13,7 @@ const callerGrants = new WeakMap<Caller, Map<string, Constraints | null>>();
 const LAST_USED_EVERY_MS = 60_000;
 
 /** The agent's effective grants, narrowed to the token's `capabilities` claim when it has one. */
-export function effectiveGrants(
+function effectiveGrants(
   rt: AgentRuntime,
   agentId: string,
   tokenCapabilities?: string[],
@@ -35,7 +35,7 @@ export function effectiveGrants(
 }
 
 /** `storefront` if any effective grant is a storefront capability, `admin` if any is an admin one. */
-export function scopesOf(rt: AgentRuntime, capabilities: Iterable<string>): Scope[] {
+function scopesOf(rt: AgentRuntime, capabilities: Iterable<string>): Scope[] {
   const scopes = new Set<Scope>();
   for (const name of capabilities) {
     const capability = rt.catalog.get(name);
@@ -65,7 +65,7 @@ export function assertDelegation(rt: AgentRuntime, agent: AgentRow): void {
 }
 
 /** Writes `last_used_at` of agent and host, at most once a minute each. */
-export function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
+function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
   const now = rt.now();
   if (agent.last_used_at === null || now - agent.last_used_at >= LAST_USED_EVERY_MS) {
     rt.db.query("UPDATE agents SET last_used_at = ? WHERE id = ?").run(now, agent.id);

@@ -1,10 +1,10 @@
 import { readCookie, SESSION_COOKIE } from "../auth/caller.ts";
 import { sha256Hex } from "../auth/crypto.ts";
-import { readRawBody } from "../core/body.ts";
+import { MAX_JSON_DEPTH, nestedTooDeep, nestsDeeperThan, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
-import { jsonResponse } from "../core/respond.ts";
+import { apiErrorOf, jsonResponse } from "../core/respond.ts";
 import { characterFault, codePointLength } from "../core/text-rules.ts";
 import { invalidRequest, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
@@ -36,16 +36,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /** Renders anything thrown as the protocol's `{ error, message }`; our own bugs become a logged 500. */
 export function protocolErrorResponse(rt: AgentRuntime, error: unknown, requestId: string): Response {
   if (error instanceof ProtocolError) return json(error.status, error.toBody(), error.headers);
-  if (error instanceof ApiError) {
-    const code = error.code === "RATE_LIMITED" ? "rate_limited" : error.code.toLowerCase();
-    return json(error.status, { error: code, message: error.message }, error.headers);
-  }
-  rt.ctx.log.error("unhandled error", {
-    requestId,
-    error: error instanceof Error ? error.message : String(error),
-    stack: error instanceof Error ? error.stack : undefined,
-  });
-  return json(500, { error: "internal_error", message: "Internal error" });
+  const known = apiErrorOf(error, rt.ctx, requestId);
+  const code = known.code === "INTERNAL" ? "internal_error" : known.code.toLowerCase();
+  return json(known.status, { error: code, message: known.message }, known.headers);
 }
 
 export function route(
@@ -100,6 +93,8 @@ export async function readBody(
   } else if (text.trim() === "") {
     body = {};
   } else {
+    // The same depth limit as the REST API's, in the protocol's error shape.
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalidRequest(nestedTooDeep().message);
     try {
       body = JSON.parse(text);
     } catch {

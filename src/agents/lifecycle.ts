@@ -30,13 +30,13 @@ import { agentIdentity, grantObject, grantObjects, statusObject } from "./views.
 // capabilities, revocation, key rotation, introspection. Every state change is a compare-and-set in
 // one BEGIN IMMEDIATE transaction.
 
-export const MAX_CAPABILITIES_PER_REQUEST = 50;
+const MAX_CAPABILITIES_PER_REQUEST = 50;
 const MAX_ACTIVE_AGENTS = 25;
 const MAX_PENDING_AGENTS = 10;
 const AUTO = "system:auto";
 const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
-export interface RequestedCapability {
+interface RequestedCapability {
   name: string;
   constraints: Constraints | null;
 }
@@ -96,7 +96,7 @@ export function requestedCapabilities(
   return out;
 }
 
-export interface RegisterInput {
+interface RegisterInput {
   name: string;
   hostName?: string;
   mode: AgentMode;

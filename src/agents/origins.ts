@@ -30,7 +30,7 @@ export function originsOf(config: Config): Origins {
 }
 
 /** Where an agent JWT is presented, each with its one accepted audience. */
-export type AgentSurface = BearerSurface | "auth" | "execute";
+type AgentSurface = BearerSurface | "auth" | "execute";
 
 export function audienceOf(origins: Origins, surface: AgentSurface): string {
   switch (surface) {

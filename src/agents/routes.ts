@@ -51,7 +51,7 @@ const PROVIDER_DESCRIPTION =
   "the `Host` header of the shop.";
 
 /** The discovery document, built once from configuration (never from the request). */
-export function discoveryDocument(rt: AgentRuntime): Record<string, unknown> {
+function discoveryDocument(rt: AgentRuntime): Record<string, unknown> {
   const { issuer: I, location: L } = rt.origins;
   return {
     version: "1.0-draft",
@@ -224,182 +224,186 @@ const isAdminOf = (rt: AgentRuntime, organizationId: string | null, userId: stri
     .query("SELECT 1 FROM members WHERE organization_id = ? AND user_id = ? AND role IN ('owner', 'admin')")
     .get(organizationId, userId) !== null;
 
+/** `GET /.well-known/agent-configuration`: the discovery document, serialized once. */
+function discoveryRoute(rt: AgentRuntime): RawRoute {
+  const discovery = JSON.stringify(discoveryDocument(rt));
+  return route(rt, "GET", "/.well-known/agent-configuration", (call) => {
+    rt.limits.discovery.hit(ipOf(call));
+    return new Response(discovery, {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "public, max-age=3600",
+        "access-control-allow-origin": "*",
+      },
+    });
+  });
+}
+
+/** A host registers an agent (its key in the host JWT's `agent_public_key`) with the capabilities it asks for. */
+async function registerAgent(rt: AgentRuntime, call: Call) {
+  rt.limits.registerIp.hit(ipOf(call));
+  const token = requireBearer(call);
+  const body = await readBody(call, [
+    "name",
+    "host_name",
+    "mode",
+    "capabilities",
+    "reason",
+    "binding_message",
+    "preferred_method",
+  ]);
+  const auth = await verifyHostJwt(rt, token, true);
+  rt.limits.registerHost.hit(auth.thumbprint);
+  if (auth.claims.agent_public_key === undefined) {
+    throw invalidRequest("The host JWT must carry agent_public_key on register");
+  }
+  const mode = (body.mode ?? "delegated") as AgentMode;
+  if (!AGENT_MODES.includes(mode))
+    throw new ProtocolError(400, "unsupported_mode", "mode is delegated or autonomous");
+  const preferred = text(body, "preferred_method", 50);
+  if (preferred !== undefined && preferred !== "device_authorization") {
+    throw invalidRequest("The only approval method offered is device_authorization");
+  }
+  return register(rt, auth, {
+    name: text(body, "name", 100, true)!,
+    hostName: text(body, "host_name", 100),
+    mode,
+    capabilities: requestedCapabilities(rt, body.capabilities, true),
+    reason: text(body, "reason", 500),
+    bindingMessage: text(body, "binding_message", 200),
+  });
+}
+
+async function requestMoreCapabilities(rt: AgentRuntime, call: Call) {
+  const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.issuer);
+  rt.limits.requestCapability.hit(auth.agent.id);
+  const body = await readBody(call, ["capabilities", "reason", "binding_message"]);
+  const requested = requestedCapabilities(rt, body.capabilities, false);
+  return {
+    body: requestCapability(rt, auth, requested, {
+      reason: text(body, "reason", 500),
+      bindingMessage: text(body, "binding_message", 200),
+    }),
+  };
+}
+
+/** Revokes an agent: its host (host JWT), or an admin of its organization (dashboard session, same origin). */
+async function revokeAgentRoute(rt: AgentRuntime, call: Call) {
+  if (call.request.headers.has("authorization")) {
+    const { host } = await hostJwt(rt, call);
+    rt.limits.revoke.hit(host.id);
+    const body = await readBody(call, ["agent_id"]);
+    return { body: revokeAgent(rt, ownAgent(rt, host, body.agent_id)) };
+  }
+  const session = dashboardSession(rt, call.request);
+  if (!session) throw signInFirst();
+  assertSameOrigin(rt, call.request);
+  rt.limits.revoke.hit(`session:${session.sessionId}`);
+  const body = await readBody(call, ["agent_id"]);
+  const agent = typeof body.agent_id === "string" ? agentById(rt.db, body.agent_id) : null;
+  if (!agent || !isAdminOf(rt, agent.organization_id, session.userId)) {
+    throw new ProtocolError(404, "agent_not_found", "No such agent in an organization you administer");
+  }
+  return { body: revokeAgent(rt, agent) };
+}
+
+/** Runs one capability for an agent (agent JWT with `aud` = the execute location). */
+async function executeRoute(rt: AgentRuntime, call: Call) {
+  const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.location);
+  rt.limits.agentCalls.hit(auth.agent.id);
+  const body = await readBody(call, ["capability", "arguments"]);
+  const capability = text(body, "capability", 200, true)!;
+  const args = body.arguments ?? {};
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw invalidRequest("arguments must be a JSON object");
+  }
+  return executeCapability(rt, {
+    auth,
+    capability,
+    arguments: args as Record<string, unknown>,
+    request: call.request,
+    requestId: call.requestId,
+    client: call.client,
+  });
+}
+
+/** The agents of the session's active organization, for its admins. */
+function listAgentsRoute(rt: AgentRuntime, call: Call) {
+  const session = dashboardSession(rt, call.request);
+  if (!session) throw signInFirst();
+  if (!isAdminOf(rt, session.activeOrganizationId, session.userId)) {
+    throw new ProtocolError(403, "unauthorized", "Needs the admin role in the active organization");
+  }
+  return { body: listAgents(rt, session.activeOrganizationId!) };
+}
+
+/** The merchant's side of device authorization, as JSON (the approval page calls decideApproval too). */
+function approvalRoute(rt: AgentRuntime, call: Call) {
+  const session = dashboardSession(rt, call.request);
+  if (!session) throw signInFirst();
+  const approval = pendingApprovalForCode(rt, call.url.searchParams.get("code") ?? "");
+  if (!approval) {
+    rt.limits.codeLookups.hit(session.sessionId);
+    throw new ProtocolError(404, "approval_not_found", "No pending request matches this code");
+  }
+  return { body: approvalView(rt, approval, session.userId) };
+}
+
 export function agentRoutes(rt: AgentRuntime): RawRoute[] {
   const I = "/api/auth";
-  const discovery = JSON.stringify(discoveryDocument(rt));
   const limits = rt.limits;
-
   return [
-    route(rt, "GET", "/.well-known/agent-configuration", (call) => {
-      limits.discovery.hit(ipOf(call));
-      return new Response(discovery, {
-        headers: {
-          "content-type": "application/json; charset=utf-8",
-          "cache-control": "public, max-age=3600",
-          "access-control-allow-origin": "*",
-        },
-      });
-    }),
-
-    route(rt, "POST", `${I}/agent/register`, async (call) => {
-      limits.registerIp.hit(ipOf(call));
-      const token = requireBearer(call);
-      const body = await readBody(call, [
-        "name",
-        "host_name",
-        "mode",
-        "capabilities",
-        "reason",
-        "binding_message",
-        "preferred_method",
-      ]);
-      const auth = await verifyHostJwt(rt, token, true);
-      limits.registerHost.hit(auth.thumbprint);
-      if (auth.claims.agent_public_key === undefined) {
-        throw invalidRequest("The host JWT must carry agent_public_key on register");
-      }
-      const mode = (body.mode ?? "delegated") as AgentMode;
-      if (!AGENT_MODES.includes(mode))
-        throw new ProtocolError(400, "unsupported_mode", "mode is delegated or autonomous");
-      const preferred = text(body, "preferred_method", 50);
-      if (preferred !== undefined && preferred !== "device_authorization") {
-        throw invalidRequest("The only approval method offered is device_authorization");
-      }
-      const answer = await register(rt, auth, {
-        name: text(body, "name", 100, true)!,
-        hostName: text(body, "host_name", 100),
-        mode,
-        capabilities: requestedCapabilities(rt, body.capabilities, true),
-        reason: text(body, "reason", 500),
-        bindingMessage: text(body, "binding_message", 200),
-      });
-      return answer;
-    }),
-
+    discoveryRoute(rt),
+    route(rt, "POST", `${I}/agent/register`, (call) => registerAgent(rt, call)),
     route(rt, "POST", `${I}/agent/authorize`, async (call) => {
       const { host } = await hostJwt(rt, call);
       limits.authorize.hit(host.id);
       const body = await readBody(call, ["agent_id", "binding_message"]);
       return { body: authorize(rt, host, body.agent_id, text(body, "binding_message", 200)) };
     }),
-
     route(rt, "POST", `${I}/agent/token`, async (call) => {
       limits.token.hit(ipOf(call));
       const { host } = await hostJwt(rt, call);
       const body = await readBody(call, ["grant_type", "device_code", "client_id"], true);
       return { body: pollToken(rt, host, body.grant_type, body.device_code) };
     }),
-
     route(rt, "GET", `${I}/agent/capabilities`, (call) => listCapabilities(rt, call)),
     route(rt, "GET", `${I}/capability/list`, (call) => listCapabilities(rt, call)),
     route(rt, "GET", `${I}/capability/describe`, (call) => describeCapability(rt, call)),
-
-    route(rt, "POST", `${I}/agent/request-capability`, async (call) => {
-      const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.issuer);
-      limits.requestCapability.hit(auth.agent.id);
-      const body = await readBody(call, ["capabilities", "reason", "binding_message"]);
-      const requested = requestedCapabilities(rt, body.capabilities, false);
-      return {
-        body: requestCapability(rt, auth, requested, {
-          reason: text(body, "reason", 500),
-          bindingMessage: text(body, "binding_message", 200),
-        }),
-      };
-    }),
-
+    route(rt, "POST", `${I}/agent/request-capability`, (call) => requestMoreCapabilities(rt, call)),
     route(rt, "GET", `${I}/agent/status`, async (call) => {
       const { host } = await hostJwt(rt, call);
       limits.status.hit(host.id);
       return { body: statusObject(rt, ownAgent(rt, host, call.url.searchParams.get("agent_id"))) };
     }),
-
-    route(rt, "POST", `${I}/agent/revoke`, async (call) => {
-      if (call.request.headers.has("authorization")) {
-        const { host } = await hostJwt(rt, call);
-        limits.revoke.hit(host.id);
-        const body = await readBody(call, ["agent_id"]);
-        return { body: revokeAgent(rt, ownAgent(rt, host, body.agent_id)) };
-      }
-      const session = dashboardSession(rt, call.request);
-      if (!session) throw signInFirst();
-      assertSameOrigin(rt, call.request);
-      limits.revoke.hit(`session:${session.sessionId}`);
-      const body = await readBody(call, ["agent_id"]);
-      const agent = typeof body.agent_id === "string" ? agentById(rt.db, body.agent_id) : null;
-      if (!agent || !isAdminOf(rt, agent.organization_id, session.userId)) {
-        throw new ProtocolError(404, "agent_not_found", "No such agent in an organization you administer");
-      }
-      return { body: revokeAgent(rt, agent) };
-    }),
-
+    route(rt, "POST", `${I}/agent/revoke`, (call) => revokeAgentRoute(rt, call)),
     route(rt, "POST", `${I}/agent/rotate-key`, async (call) => {
       const { host } = await hostJwt(rt, call);
       limits.hostKeys.hit(host.id);
       const body = await readBody(call, ["agent_id", "public_key"]);
       return { body: await rotateAgentKey(rt, host, body.agent_id, body.public_key) };
     }),
-
     route(rt, "POST", `${I}/host/revoke`, async (call) => {
       const { host } = await hostJwt(rt, call);
       limits.hostKeys.hit(host.id);
       await readBody(call, []);
       return { body: revokeHost(rt, host) };
     }),
-
     route(rt, "POST", `${I}/host/rotate-key`, async (call) => {
       const { host } = await hostJwt(rt, call);
       limits.hostKeys.hit(host.id);
       const body = await readBody(call, ["public_key"]);
       return { body: await rotateHostKey(rt, host, body.public_key) };
     }),
-
-    route(rt, "POST", `${I}/capability/execute`, async (call) => {
-      const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.location);
-      limits.agentCalls.hit(auth.agent.id);
-      const body = await readBody(call, ["capability", "arguments"]);
-      const capability = text(body, "capability", 200, true)!;
-      const args = body.arguments ?? {};
-      if (args === null || typeof args !== "object" || Array.isArray(args)) {
-        throw invalidRequest("arguments must be a JSON object");
-      }
-      return executeCapability(rt, {
-        auth,
-        capability,
-        arguments: args as Record<string, unknown>,
-        request: call.request,
-        requestId: call.requestId,
-        client: call.client,
-      });
-    }),
-
+    route(rt, "POST", `${I}/capability/execute`, (call) => executeRoute(rt, call)),
     route(rt, "POST", `${I}/agent/introspect`, async (call) => {
       const caller = await adminCaller(rt, call);
       limits.introspect.hit(caller.id);
       const body = await readBody(call, ["token"]);
       return { body: await introspect(rt, caller, text(body, "token", 8192, true)!) };
     }),
-
-    route(rt, "GET", `${I}/agent/list`, (call) => {
-      const session = dashboardSession(rt, call.request);
-      if (!session) throw signInFirst();
-      if (!isAdminOf(rt, session.activeOrganizationId, session.userId)) {
-        throw new ProtocolError(403, "unauthorized", "Needs the admin role in the active organization");
-      }
-      return { body: listAgents(rt, session.activeOrganizationId!) };
-    }),
-
-    // The merchant's side of device authorization, as JSON (the approval page calls decideApproval too).
-    route(rt, "GET", `${I}/agent/approval`, (call) => {
-      const session = dashboardSession(rt, call.request);
-      if (!session) throw signInFirst();
-      const approval = pendingApprovalForCode(rt, call.url.searchParams.get("code") ?? "");
-      if (!approval) {
-        limits.codeLookups.hit(session.sessionId);
-        throw new ProtocolError(404, "approval_not_found", "No pending request matches this code");
-      }
-      return { body: approvalView(rt, approval, session.userId) };
-    }),
-
+    route(rt, "GET", `${I}/agent/list`, (call) => listAgentsRoute(rt, call)),
+    route(rt, "GET", `${I}/agent/approval`, (call) => approvalRoute(rt, call)),
     route(rt, "POST", `${I}/agent/approve`, (call) => decide(rt, call, "approve")),
     route(rt, "POST", `${I}/agent/deny`, (call) => decide(rt, call, "deny")),
   ];

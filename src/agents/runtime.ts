@@ -41,7 +41,7 @@ function limiters() {
  * at synchronous=NORMAL (the control plane is FULL otherwise): WAL keeps them across a process
  * crash, and after a power loss only tokens of the last ~90 s could be replayed.
  */
-export class ReplayCache {
+class ReplayCache {
   private sweptAt = 0;
 
   constructor(private readonly db: Database) {}

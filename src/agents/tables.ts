@@ -5,16 +5,12 @@ import { organizations, users } from "../auth/tables.ts";
 // Agent Auth in the control plane (DATA_DIR/platform.sqlite). Times are epoch milliseconds.
 // Every state change is a compare-and-set (`UPDATE … WHERE id = ? AND status = ?`).
 
-export const HOST_STATES = ["pending", "active", "revoked"] as const;
-export const AGENT_STATES = ["pending", "active", "rejected", "revoked"] as const;
-export const GRANT_STATES = ["pending", "active", "denied", "revoked"] as const;
-export const APPROVAL_STATES = ["pending", "approved", "denied", "expired"] as const;
+const HOST_STATES = ["pending", "active", "revoked"] as const;
+const AGENT_STATES = ["pending", "active", "rejected", "revoked"] as const;
+const GRANT_STATES = ["pending", "active", "denied", "revoked"] as const;
+const APPROVAL_STATES = ["pending", "approved", "denied", "expired"] as const;
 export const AGENT_MODES = ["delegated", "autonomous"] as const;
 
-export type HostStatus = (typeof HOST_STATES)[number];
-export type AgentStatus = (typeof AGENT_STATES)[number];
-export type GrantStatus = (typeof GRANT_STATES)[number];
-export type ApprovalStatus = (typeof APPROVAL_STATES)[number];
 export type AgentMode = (typeof AGENT_MODES)[number];
 
 /** A host: the program that holds agent keys. Bound to an organization and a user at its first approval. */

@@ -29,7 +29,7 @@ export function grantObject(rt: AgentRuntime, grant: GrantRow): Record<string, u
 export const grantObjects = (rt: AgentRuntime, agentId: string) =>
   grantsOf(rt.db, agentId).map((g) => grantObject(rt, g));
 
-export const approvalSummary = (approval: ApprovalRow) => ({
+const approvalSummary = (approval: ApprovalRow) => ({
   approval_id: approval.id,
   status: approval.status,
   expires_at: isoOrNull(approval.expires_at),

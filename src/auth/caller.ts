@@ -6,12 +6,15 @@ import type { Caller, DashboardUser, Scope } from "../core/operation.ts";
 import type { PlatformDb } from "../db/platform.ts";
 import type { Row } from "../db/rows.ts";
 import { sha256Hex } from "./crypto.ts";
-import { normalizeHost, SESSION_REFRESH_MS, SESSION_TTL_MS } from "./service.ts";
-import type { apiKeys, domains, members, organizations, sessions } from "./tables.ts";
+import { normalizeHost, organizationOfHost, SESSION_REFRESH_MS, SESSION_TTL_MS } from "./service.ts";
+import type { apiKeys, members, sessions } from "./tables.ts";
 
 export const SESSION_COOKIE = "session_token";
 
 const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
+
+/** Methods that change nothing: the cookie's cross-site rule leaves them alone (SameSite=Lax covers them). */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Reads one cookie from the Cookie header without parsing the others. */
 export function readCookie(request: Request, name: string): string | undefined {
@@ -45,17 +48,17 @@ export class CallerResolver {
   private readonly apiKeyByHash: Statement;
   private readonly sessionByHash: Statement;
   private readonly refreshSession: Statement;
-  private readonly orgByHost: Statement;
-  private readonly orgBySlug: Statement;
-  private readonly platformSuffix: string;
   private readonly cache: PlatformDb["cache"];
+  /** BASE_URL and API_PUBLIC_URL: the origins of the service's own pages. */
+  private readonly ownOrigins: Set<string>;
 
   constructor(
-    app: AppContext,
+    private readonly app: AppContext,
     private readonly bearer?: (token: string, surface: BearerSurface) => Promise<Caller>,
   ) {
     const sqlite = app.platform.sqlite;
     this.cache = app.platform.cache;
+    this.ownOrigins = new Set([new URL(app.config.baseUrl).origin, new URL(app.config.apiPublicUrl).origin]);
     this.apiKeyByHash = sqlite.prepare(
       "SELECT id, organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
     );
@@ -66,11 +69,6 @@ export class CallerResolver {
         WHERE s.token_hash = ?`,
     );
     this.refreshSession = sqlite.prepare("UPDATE sessions SET expires_at = ?, updated_at = ? WHERE id = ?");
-    this.orgByHost = sqlite.prepare(
-      "SELECT organization_id AS id FROM domains WHERE host = ? AND verified = 1",
-    );
-    this.orgBySlug = sqlite.prepare("SELECT id FROM organizations WHERE slug = ?");
-    this.platformSuffix = `.${app.config.platformDomain}`;
   }
 
   /** The `/v1` caller of a request, or a 401; bearer tokens are verified asynchronously by the agents module. */
@@ -96,6 +94,7 @@ export class CallerResolver {
 
     const sessionToken = readCookie(request, SESSION_COOKIE);
     if (sessionToken !== undefined) {
+      this.refuseCrossSite(request);
       const session = this.resolveSession(sessionToken);
       if (!session.activeOrganizationId || !session.role) {
         throw new ApiError("FORBIDDEN", "The session has no active organization; set one first");
@@ -125,6 +124,7 @@ export class CallerResolver {
   resolveDashboardUser(request: Request): DashboardUser {
     const token = readCookie(request, SESSION_COOKIE);
     if (token === undefined) throw unauthorized("Sign in first");
+    this.refuseCrossSite(request);
     const session = this.resolveSession(token);
     return {
       userId: session.userId,
@@ -172,17 +172,39 @@ export class CallerResolver {
   private organizationForHost(host: string): string | undefined {
     const cached = this.cache.hosts.get(host);
     if (cached) return cached;
-    const orgId = this.lookupHost(host);
+    const orgId = organizationOfHost(this.app.platform, this.app.config.platformDomain, host);
     if (orgId) this.cache.hosts.set(host, orgId); // misses are not kept: random Host headers cannot fill the cache
     return orgId;
   }
 
-  private lookupHost(host: string): string | undefined {
-    const exact = this.orgByHost.get(host) as { id: Row<typeof domains>["organization_id"] } | null;
-    if (exact) return exact.id;
-    if (!host.endsWith(this.platformSuffix)) return undefined;
-    const slug = host.slice(0, -this.platformSuffix.length);
-    if (slug.includes(".")) return undefined;
-    return (this.orgBySlug.get(slug) as Pick<Row<typeof organizations>, "id"> | null)?.id;
+  /**
+   * A write the dashboard session cookie authenticates must come from the service's own pages: an
+   * `Origin` that is not the service's (BASE_URL, API_PUBLIC_URL, or the request's own origin) is
+   * refused, and so is `Sec-Fetch-Site: cross-site` or `same-site` without an `Origin`: a sibling
+   * host under the same site may be a shop's storefront (`{slug}.{PLATFORM_DOMAIN}`). A request with
+   * neither header (curl, a server) passes; browsers send at least one on every write.
+   */
+  private refuseCrossSite(request: Request): void {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.get("origin");
+    if (origin === null) {
+      const site = request.headers.get("sec-fetch-site");
+      if (site !== "cross-site" && site !== "same-site") return;
+    } else if (this.ownOrigins.has(origin) || origin === this.requestOrigin(request)) return;
+    throw new ApiError(
+      "FORBIDDEN",
+      "Cross-site request refused: the dashboard session cookie authenticates writes only from the service's own pages (servers use an API key)",
+    );
+  }
+
+  /** The origin the request was sent to, as its browser would name it (the proxy's scheme with TRUST_PROXY=true). */
+  private requestOrigin(request: Request): string | undefined {
+    // Bun builds the request's URL from its Host header.
+    const url = new URL(request.url);
+    const forwarded = this.app.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
+    const scheme = forwarded?.toLowerCase() ?? url.protocol.slice(0, -1);
+    // Anything else would name the opaque origin "null", which a sandboxed page sends.
+    if (scheme !== "https" && scheme !== "http") return undefined;
+    return new URL(`${scheme}://${url.host}`).origin;
   }
 }

@@ -155,7 +155,7 @@ const signIn = defineOperation({
   tag: TAG,
   access: "public",
   agent: false,
-  errors: ["RATE_LIMITED", "UNAVAILABLE"],
+  errors: ["UNAUTHORIZED", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignInBody,
   response: SessionWithUser,
   handler: async (ctx) => {

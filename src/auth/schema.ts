@@ -4,7 +4,7 @@ import { SLUG_PATTERN } from "./service.ts";
 
 export const Email = Type.String({ format: "email", minLength: 3, maxLength: 254 });
 export const Password = Text({ min: 8, max: 256, description: "At least 8 characters" });
-export const Slug = Text({ min: 1, max: 48, pattern: SLUG_PATTERN });
+const Slug = Text({ min: 1, max: 48, pattern: SLUG_PATTERN });
 
 export const Caller = named(
   "Caller",
@@ -21,7 +21,7 @@ export const Caller = named(
   }),
 );
 
-export const User = named(
+const User = named(
   "User",
   Type.Object({
     id: Type.String(),
@@ -31,7 +31,7 @@ export const User = named(
   }),
 );
 
-export const Session = named(
+const Session = named(
   "Session",
   Type.Object({
     id: Type.String(),

@@ -43,6 +43,29 @@ function stripTrailingDot(host: string): string {
   return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
+/**
+ * The organization a normalised host belongs to: an exact verified domain wins, else
+ * `{slug}.{PLATFORM_DOMAIN}` (one label only). How storefront requests find their tenant, and what
+ * counts as a shop's own host.
+ */
+export function organizationOfHost(
+  platform: PlatformDb,
+  platformDomain: string,
+  host: string,
+): string | undefined {
+  const exact = platform.sqlite
+    .query("SELECT organization_id AS id FROM domains WHERE host = ? AND verified = 1")
+    .get(host) as { id: string } | null;
+  if (exact) return exact.id;
+  const suffix = `.${platformDomain}`;
+  if (!host.endsWith(suffix)) return undefined;
+  const slug = host.slice(0, -suffix.length);
+  if (slug.includes(".")) return undefined;
+  return (
+    platform.sqlite.query("SELECT id FROM organizations WHERE slug = ?").get(slug) as { id: string } | null
+  )?.id;
+}
+
 // ---------------------------------------------------------------- organizations
 
 export interface Organization {

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { COUNTRY_PATTERN, LOCALE_PATTERN, Localized, Money } from "../catalog/schema.ts";
+import { COUNTRY_PATTERN, Localized, LocalizedDescription, LocalizedName, Money } from "../catalog/schema.ts";
 import { Body, Id, Nullable, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 import { COUPON_TYPES } from "./tables.ts";
 
@@ -19,16 +19,6 @@ const Instant = (description: string) =>
     pattern: "(Z|z|[+-]\\d{2}:\\d{2})$",
     description,
   });
-
-const Locale = Type.String({ pattern: LOCALE_PATTERN, maxLength: 20 });
-const LocalizedName = Type.Record(Locale, Text({ min: 1, max: 200 }), {
-  minProperties: 1,
-  maxProperties: 20,
-  description: "Text per locale; the store's default locale is required",
-});
-const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000, multiline: true }), {
-  maxProperties: 20,
-});
 
 // ---------------------------------------------------------------- coupons
 

@@ -145,7 +145,7 @@ export function normalizePostalCode(_country: string, raw: string): string {
   return raw.trim().toUpperCase().replace(/\s+/g, " ");
 }
 
-export type PostalCodeCheck = { ok: true; value: string } | { ok: false; reason: string };
+type PostalCodeCheck = { ok: true; value: string } | { ok: false; reason: string };
 
 /**
  * Validates the postal code of an address in `country` (an upper-case alpha-2 code; the country
@@ -171,7 +171,7 @@ export function checkPostalCode(country: string, raw: string | null | undefined)
   return { ok: true, value };
 }
 
-export interface CountryView {
+interface CountryView {
   code: string;
   name: string;
   postalCodeRequired: boolean;

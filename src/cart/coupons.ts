@@ -31,7 +31,7 @@ interface CouponRecord extends CouponRow {
   updatedAt: number;
 }
 
-export interface CouponInput {
+interface CouponInput {
   code?: string;
   type?: CouponType;
   value?: number;
@@ -77,7 +77,7 @@ const couponView = (c: CouponRecord, currency: string) => ({
   updatedAt: iso(c.updatedAt),
 });
 
-export type CouponView = ReturnType<typeof couponView>;
+type CouponView = ReturnType<typeof couponView>;
 
 const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -94,7 +94,7 @@ export function findCouponByCode(tenant: TenantDb, code: string): CouponRow | nu
 }
 
 /** Why a coupon cannot apply, in the order checked; `COUPON_INVALID` carries it as the reason. */
-export type CouponProblem =
+type CouponProblem =
   | "unknown"
   | "inactive"
   | "not started"

@@ -43,7 +43,7 @@ export interface PricedLine {
   total: number;
 }
 
-export interface Totals {
+interface Totals {
   subtotal: number;
   discount: number;
   shipping: number;

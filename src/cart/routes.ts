@@ -76,7 +76,7 @@ const createCartOp = defineOperation({
   customerSession: "optional",
   autoGrant: true,
   status: 201,
-  errors: ["INSUFFICIENT_STOCK", "UNPROCESSABLE"],
+  errors: ["NOT_FOUND", "INSUFFICIENT_STOCK", "UNPROCESSABLE"],
   idempotencyScope: undefined, // a new cart has nothing to scope by: the client's own key
   body: CreateCartBody,
   examples: createCartExample,

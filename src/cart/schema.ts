@@ -4,8 +4,8 @@ import { Body, Id, named, Text, Timestamp } from "../core/schemas.ts";
 
 // Shapes of carts, addresses, countries, coupons, shipping and payment methods on the wire.
 
-export const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
-export const CartId = Id("cart");
+const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
+const CartId = Id("cart");
 
 export const AddressInput = named(
   "Address",
@@ -26,7 +26,7 @@ export const AddressInput = named(
   ),
 );
 
-export const CartItem = named(
+const CartItem = named(
   "CartItem",
   Type.Object({
     id: Type.String(),
@@ -44,12 +44,12 @@ export const CartItem = named(
   }),
 );
 
-export const Totals = named(
+const Totals = named(
   "CartTotals",
   Type.Object({ subtotal: Money, discount: Money, shipping: Money, tax: Money, total: Money }),
 );
 
-export const CartMessage = Type.Object({
+const CartMessage = Type.Object({
   code: Type.String(),
   message: Type.String(),
   itemId: Type.Optional(Type.String()),
@@ -83,7 +83,7 @@ export const Cart = named(
   }),
 );
 
-export const CartLineInput = Type.Object(
+const CartLineInput = Type.Object(
   {
     variantId: Type.Optional(Id("var")),
     productId: Type.Optional(Id("prod")),

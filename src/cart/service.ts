@@ -20,9 +20,10 @@ import {
 import type { Address, cartItems, carts } from "./tables.ts";
 
 // Carts (docs/orders.md): every read prices the cart afresh from live prices, stock, coupon and
-// shipping method, and says what changed in `messages`.
+// shipping method, and says what changed in `messages`. A GET writes nothing; the next write of the
+// cart persists what changed (`loadPricedCart`).
 
-export const MAX_QUANTITY = 999;
+const MAX_QUANTITY = 999;
 /** Distinct lines (variants) one cart may hold (docs/orders.md, "Carts"). */
 export const MAX_CART_LINES = 100;
 /**
@@ -36,7 +37,7 @@ export const MAX_CART_AMOUNT = 10_000_000_000_000;
 type CartRow = Row<typeof carts>;
 
 /** A cart line joined with its live variant and product (null when the variant is gone). */
-export interface CartLine {
+interface CartLine {
   id: string;
   productId: string;
   variantId: string;
@@ -59,13 +60,13 @@ export interface CartLine {
   } | null;
 }
 
-export interface CartMessage {
+interface CartMessage {
   code: string;
   message: string;
   itemId?: string;
 }
 
-export interface PricedCartState {
+interface PricedCartState {
   cart: CartRow;
   store: Store;
   lines: CartLine[];
@@ -76,6 +77,8 @@ export interface PricedCartState {
   shippingMethod: ShippingMethodRow | null;
   shippingAddress: Address | null;
   billingAddress: Address | null;
+  /** What this read found out of date, for a write to persist. */
+  corrections: CartCorrections;
   priced: PricedCart;
 }
 
@@ -155,20 +158,29 @@ const buyable = (variant: NonNullable<CartLine["variant"]>) =>
   !variant.tracked || variant.allowBackorder ? Number.POSITIVE_INFINITY : variant.onHand;
 
 /**
- * Reads and prices a cart. Lines whose variant was deleted are removed, a changed price is
- * adopted, a coupon that no longer applies and a shipping method that no longer serves the
- * address are dropped, each with a message.
+ * What a read of an active cart found out of date. A read only reports it (`messages`); the next
+ * write of the cart, or place-order, persists it in its own transaction (`loadPricedCart`).
  */
-export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
-  const cart = findCart(tenant, cartId);
-  const store = getStore(tenant);
-  const messages: CartMessage[] = [];
+interface CartCorrections {
+  /** Lines whose variant was deleted. */
+  removedLines: string[];
+  /** Lines whose variant's price changed since they were added or last corrected. */
+  repricedLines: { id: string; price: number }[];
+  dropCoupon: boolean;
+  clearShippingMethod: boolean;
+}
+
+/** A cart read being built up: what is live is filled in step by step, then priced. */
+type UnpricedCart = Omit<PricedCartState, "priced">;
+
+/** The lines still sold, with the messages and corrections they call for (none on a completed cart). */
+function liveLines(tenant: TenantDb, found: UnpricedCart) {
+  const { cart, store, messages, corrections } = found;
   const editable = cart.status === "active";
-  const lines: CartLine[] = [];
-  for (const line of loadLines(tenant, cartId)) {
+  for (const line of loadLines(tenant, cart.id)) {
     if (!line.variant || !line.product) {
       if (!editable) continue;
-      tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(line.id);
+      corrections.removedLines.push(line.id);
       messages.push({
         code: "ITEM_REMOVED",
         message: "A product in the cart is no longer sold",
@@ -176,16 +188,14 @@ export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
       });
       continue;
     }
-    lines.push(line);
+    found.lines.push(line);
     if (!editable) continue;
     const name = line.product.name[store.defaultLocale] ?? Object.values(line.product.name)[0];
     if (line.product.status !== "active") {
       messages.push({ code: "ITEM_UNAVAILABLE", message: `${name} is no longer available`, itemId: line.id });
     }
     if (line.variant.price !== line.seenPrice) {
-      tenant.sqlite
-        .query("UPDATE cart_items SET unit_price = ? WHERE id = ?")
-        .run(line.variant.price, line.id);
+      corrections.repricedLines.push({ id: line.id, price: line.variant.price });
       messages.push({ code: "PRICE_CHANGED", message: `The price of ${name} changed`, itemId: line.id });
     }
     if (line.quantity > buyable(line.variant)) {
@@ -196,42 +206,47 @@ export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
       });
     }
   }
+}
 
-  const shippingAddress = parseJsonOrNull<Address>(cart.shipping_address);
-  const country = shippingAddress?.country ?? null;
-  const subtotal = lines.reduce((sum, l) => sum + l.variant!.price * l.quantity, 0);
-
-  let coupon: CouponRow | null = null;
-  let couponDropped: string | null = null;
-  if (cart.coupon_code) {
-    const found = findCouponByCode(tenant, cart.coupon_code);
-    const problem = couponProblem(found, subtotal, Date.now());
-    if (problem === null) coupon = found;
-    else if (editable) {
-      couponDropped = problem;
-      tenant.sqlite.query("UPDATE carts SET coupon_code = NULL WHERE id = ?").run(cartId);
-      messages.push({
-        code: "COUPON_REMOVED",
-        message: `Coupon ${cart.coupon_code} was removed: ${problem}`,
-      });
-    }
+/** The applied coupon if it still applies to `subtotal`; else it is to be dropped, with a message. */
+function liveCoupon(tenant: TenantDb, found: UnpricedCart, subtotal: number) {
+  const { cart } = found;
+  if (!cart.coupon_code) return;
+  const coupon = findCouponByCode(tenant, cart.coupon_code);
+  const problem = couponProblem(coupon, subtotal, Date.now());
+  if (problem === null) found.coupon = coupon;
+  else if (cart.status === "active") {
+    found.couponDropped = problem;
+    found.corrections.dropCoupon = true;
+    found.messages.push({
+      code: "COUPON_REMOVED",
+      message: `Coupon ${cart.coupon_code} was removed: ${problem}`,
+    });
   }
+}
 
-  let shippingMethod: ShippingMethodRow | null = null;
-  if (cart.shipping_method_id) {
-    const found = findShippingMethod(tenant, cart.shipping_method_id);
-    if (found?.active && servesCountry(found, country)) shippingMethod = found;
-    else if (editable) {
-      tenant.sqlite.query("UPDATE carts SET shipping_method_id = NULL WHERE id = ?").run(cartId);
-      messages.push({
-        code: "SHIPPING_METHOD_CLEARED",
-        message: "The shipping method no longer serves the address; choose another",
-      });
-    }
+/** The chosen shipping method if it is active and serves `country`; else it is to be cleared, with a message. */
+function liveShippingMethod(tenant: TenantDb, found: UnpricedCart) {
+  const { cart } = found;
+  if (!cart.shipping_method_id) return;
+  const country = found.shippingAddress?.country ?? null;
+  const method = findShippingMethod(tenant, cart.shipping_method_id);
+  if (method?.active && servesCountry(method, country)) found.shippingMethod = method;
+  else if (cart.status === "active") {
+    found.corrections.clearShippingMethod = true;
+    found.messages.push({
+      code: "SHIPPING_METHOD_CLEARED",
+      message: "The shipping method no longer serves the address; choose another",
+    });
   }
+}
 
-  const priced = priceCart({
-    lines: lines.map((l) => ({
+/** Prices the live lines with the live coupon and shipping method at the store's tax rates. */
+function priceLiveCart(found: UnpricedCart): PricedCart {
+  const { store, coupon, shippingMethod } = found;
+  const country = found.shippingAddress?.country ?? null;
+  return priceCart({
+    lines: found.lines.map((l) => ({
       id: l.id,
       unitPrice: l.variant!.price,
       quantity: l.quantity,
@@ -251,22 +266,64 @@ export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
       : null,
     pricesIncludeTax: store.pricesIncludeTax,
   });
-
-  return {
-    cart,
-    store,
-    lines,
-    messages,
-    coupon,
-    couponDropped,
-    shippingMethod,
-    shippingAddress,
-    billingAddress: parseJsonOrNull<Address>(cart.billing_address),
-    priced,
-  };
 }
 
-export function cartView(state: PricedCartState) {
+/**
+ * Reads and prices a cart as it stands now, writing nothing (what every GET shows): lines whose
+ * variant was deleted are left out, current prices are used, a coupon that no longer applies and a
+ * shipping method that no longer serves the address are left out, each with a message, and each
+ * noted in `corrections` for the next write to persist.
+ */
+export function readPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
+  const cart = findCart(tenant, cartId);
+  const shippingAddress = parseJsonOrNull<Address>(cart.shipping_address);
+  const found: UnpricedCart = {
+    cart,
+    store: getStore(tenant),
+    lines: [],
+    messages: [],
+    coupon: null,
+    couponDropped: null,
+    shippingMethod: null,
+    shippingAddress,
+    billingAddress: parseJsonOrNull<Address>(cart.billing_address),
+    corrections: { removedLines: [], repricedLines: [], dropCoupon: false, clearShippingMethod: false },
+  };
+  liveLines(tenant, found);
+  const subtotal = found.lines.reduce((sum, l) => sum + l.variant!.price * l.quantity, 0);
+  liveCoupon(tenant, found, subtotal);
+  liveShippingMethod(tenant, found);
+  return { ...found, priced: priceLiveCart(found) };
+}
+
+/** Writes what a read found out of date; runs inside the calling write's transaction. */
+function persistCorrections(tenant: TenantDb, cartId: string, corrections: CartCorrections) {
+  for (const id of corrections.removedLines) {
+    tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(id);
+  }
+  for (const { id, price } of corrections.repricedLines) {
+    tenant.sqlite.query("UPDATE cart_items SET unit_price = ? WHERE id = ?").run(price, id);
+  }
+  if (corrections.dropCoupon) {
+    tenant.sqlite.query("UPDATE carts SET coupon_code = NULL WHERE id = ?").run(cartId);
+  }
+  if (corrections.clearShippingMethod) {
+    tenant.sqlite.query("UPDATE carts SET shipping_method_id = NULL WHERE id = ?").run(cartId);
+  }
+}
+
+/**
+ * Reads and prices a cart for a write (a cart write, place-order), inside its transaction: what
+ * {@link readPricedCart} finds out of date is persisted, so its messages are reported by this
+ * write's answer and by no later read.
+ */
+export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
+  const state = readPricedCart(tenant, cartId);
+  persistCorrections(tenant, cartId, state.corrections);
+  return state;
+}
+
+function cartView(state: PricedCartState) {
   const { cart, priced } = state;
   const m = (amount: number) => money(amount, cart.currency);
   const pricedLines = new Map(priced.lines.map((l) => [l.id, l]));
@@ -316,7 +373,11 @@ export function cartView(state: PricedCartState) {
   };
 }
 
-export const getCart = (tenant: TenantDb, cartId: string) => cartView(loadPricedCart(tenant, cartId));
+/** The cart as a GET shows it: current, and nothing written. */
+export const getCart = (tenant: TenantDb, cartId: string) => cartView(readPricedCart(tenant, cartId));
+
+/** The answer of a cart write, which persists the corrections its read finds (see `loadPricedCart`). */
+const writtenCart = (tenant: TenantDb, cartId: string) => cartView(loadPricedCart(tenant, cartId));
 
 // ---------------------------------------------------------------- items
 
@@ -449,7 +510,7 @@ export function createCart(
   (input.items ?? []).forEach((item, i) => {
     addLine(tenant, id, item, `/body/items/${i}`);
   });
-  return input.items?.length ? checkedCart(tenant, id, "/body/items") : getCart(tenant, id);
+  return input.items?.length ? checkedCart(tenant, id, "/body/items") : writtenCart(tenant, id);
 }
 
 export function addItem(
@@ -487,7 +548,9 @@ export function updateItem(tenant: TenantDb, cartId: string, itemId: string, qua
   }
   touch(tenant, cartId);
   // Fewer units never pass the limit (a cart above it after a price rise can always shrink).
-  return quantity > item.quantity ? checkedCart(tenant, cartId, "/body/quantity") : getCart(tenant, cartId);
+  return quantity > item.quantity
+    ? checkedCart(tenant, cartId, "/body/quantity")
+    : writtenCart(tenant, cartId);
 }
 
 export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
@@ -495,14 +558,14 @@ export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
   cartItem(tenant, cartId, itemId);
   tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
   touch(tenant, cartId);
-  return getCart(tenant, cartId);
+  return writtenCart(tenant, cartId);
 }
 
 // ---------------------------------------------------------------- coupon
 
 export function applyCoupon(tenant: TenantDb, cartId: string, code: string) {
   activeCart(tenant, cartId);
-  const state = loadPricedCart(tenant, cartId);
+  const state = readPricedCart(tenant, cartId);
   const coupon = findCouponByCode(tenant, code);
   const problem = couponProblem(coupon, state.priced.totals.subtotal, Date.now());
   if (problem !== null) {
@@ -513,7 +576,7 @@ export function applyCoupon(tenant: TenantDb, cartId: string, code: string) {
   tenant.sqlite
     .query("UPDATE carts SET coupon_code = ?, updated_at = ? WHERE id = ?")
     .run(coupon!.code, Date.now(), cartId);
-  return getCart(tenant, cartId);
+  return writtenCart(tenant, cartId);
 }
 
 export function removeCoupon(tenant: TenantDb, cartId: string) {
@@ -521,14 +584,14 @@ export function removeCoupon(tenant: TenantDb, cartId: string) {
   tenant.sqlite
     .query("UPDATE carts SET coupon_code = NULL, updated_at = ? WHERE id = ?")
     .run(Date.now(), cartId);
-  return getCart(tenant, cartId);
+  return writtenCart(tenant, cartId);
 }
 
 // ---------------------------------------------------------------- shipping
 
 /** Active methods serving the cart's shipping country (all of them before an address is set), priced for this cart. */
 export function cartShippingMethods(tenant: TenantDb, cartId: string) {
-  const state = loadPricedCart(tenant, cartId);
+  const state = readPricedCart(tenant, cartId);
   const country = state.shippingAddress?.country ?? null;
   const { subtotal, discount } = state.priced.totals;
   const freeCoupon = state.coupon?.type === "free_shipping";
@@ -594,7 +657,7 @@ export function setAddress(tenant: TenantDb, cartId: string, kind: "shipping" | 
     .query(`UPDATE carts SET ${column} = ?, updated_at = ? WHERE id = ?`)
     .run(JSON.stringify(checked), Date.now(), cartId);
   // The shipping country picks the tax rate, which moves the total when prices exclude tax.
-  return kind === "shipping" ? checkedCart(tenant, cartId, "/body/country") : getCart(tenant, cartId);
+  return kind === "shipping" ? checkedCart(tenant, cartId, "/body/country") : writtenCart(tenant, cartId);
 }
 
 // ---------------------------------------------------------------- payment methods

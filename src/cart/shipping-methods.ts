@@ -33,7 +33,7 @@ interface ShippingMethodRecord extends ShippingMethodRow {
   updatedAt: number;
 }
 
-export interface ShippingMethodInput {
+interface ShippingMethodInput {
   name?: Localized;
   description?: Localized | null;
   price?: number;
@@ -78,7 +78,7 @@ const shippingMethodView = (m: ShippingMethodRecord, currency: string) => ({
   updatedAt: iso(m.updatedAt),
 });
 
-export type ShippingMethodView = ReturnType<typeof shippingMethodView>;
+type ShippingMethodView = ReturnType<typeof shippingMethodView>;
 
 /** Position, then the name in the store's default locale (case-insensitive), then id. */
 function ordered(tenant: TenantDb, activeOnly: boolean): ShippingMethodRecord[] {

@@ -32,11 +32,20 @@ const toView = (row: CategoryRow) => ({
   updatedAt: iso(row.updated_at),
 });
 
-const SELECT = `SELECT c.*, (SELECT count(*) FROM product_categories pc JOIN products p ON p.id = pc.product_id
-                              WHERE pc.category_id = c.id AND p.status = 'active') AS product_count
-                  FROM categories c`;
+// `product_count` is what `GET /v1/products?categoryId=` lists for the category: active products in
+// it or in any category below it, each once (a product in a parent and its child counts once).
+const SELECT = `WITH RECURSIVE tree(root, id) AS (
+                  SELECT id, id FROM categories
+                  UNION SELECT tree.root, c.id FROM categories c JOIN tree ON c.parent_id = tree.id),
+                counts(root, n) AS (
+                  SELECT tree.root, count(DISTINCT pc.product_id) FROM tree
+                    JOIN product_categories pc ON pc.category_id = tree.id
+                    JOIN products p ON p.id = pc.product_id AND p.status = 'active'
+                  GROUP BY tree.root)
+                SELECT c.*, coalesce(counts.n, 0) AS product_count
+                  FROM categories c LEFT JOIN counts ON counts.root = c.id`;
 
-/** Every category, by position (then name), each with its count of active products. */
+/** Every category, by position (then name), each with its count of active products, subcategories included. */
 export function listCategories(tenant: TenantDb) {
   const rows = tenant.sqlite.query(`${SELECT} ORDER BY c.position, c.slug, c.id`).all() as CategoryRow[];
   return rows.map(toView);

@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { MAX_ON_HAND } from "./schema.ts";
 import type { variants } from "./tables.ts";
 
-export interface InventoryChange {
+interface InventoryChange {
   onHand?: number;
   adjust?: number;
   tracked?: boolean;
@@ -28,7 +28,7 @@ const view = (row: LevelRow) => ({
 
 const SELECT = "SELECT id, product_id, sku, tracked, on_hand, allow_backorder FROM variants WHERE id = ?";
 
-export function getInventory(tenant: TenantDb, variantId: string) {
+function getInventory(tenant: TenantDb, variantId: string) {
   const row = tenant.sqlite.query(SELECT).get(variantId) as LevelRow | null;
   if (!row) throw notFound("Variant");
   return view(row);

@@ -32,7 +32,7 @@ export interface VariantInput {
   inventory?: { tracked?: boolean; onHand?: number; allowBackorder?: boolean };
 }
 
-export interface ProductInput {
+interface ProductInput {
   name?: Localized;
   slug?: string;
   status?: ProductStatus;
@@ -150,7 +150,7 @@ function assemble(tenant: TenantDb, rows: ProductRow[], store: Store): ProductVi
 
 // ---------------------------------------------------------------- reads
 
-export interface ProductListQuery {
+interface ProductListQuery {
   query?: string;
   categoryId?: string;
   sort?: ProductSort;
@@ -331,15 +331,8 @@ function slugTaken(tenant: TenantDb, slug: string, except: string): boolean {
   return row !== null && row.id !== except;
 }
 
-/** Writes a product (new or existing) and everything hanging off it, in one transaction. */
-function save(
-  tenant: TenantDb,
-  id: string,
-  existingRow: ProductRow | null,
-  input: ProductInput,
-): ProductView {
-  const store = getStore(tenant);
-  const creating = existingRow === null;
+/** Refuses names and descriptions outside the store's locales and categories that do not exist. */
+function checkReferences(tenant: TenantDb, store: Store, input: ProductInput) {
   if (input.name) checkLocalized(store, input.name, "/body/name", true);
   if (input.description) checkLocalized(store, input.description, "/body/description", false);
   if (input.categoryIds) {
@@ -350,12 +343,20 @@ function save(
       ]);
     }
   }
+}
 
-  const existingVariants = creating
-    ? []
-    : (tenant.sqlite
+/** The product's options and checked variants after the write: those sent, else the stored ones. */
+function variantsAfterWrite(
+  tenant: TenantDb,
+  id: string,
+  existingRow: ProductRow | null,
+  input: ProductInput,
+) {
+  const existingVariants = existingRow
+    ? (tenant.sqlite
         .query("SELECT * FROM variants WHERE product_id = ? ORDER BY position")
-        .all(id) as VariantRow[]);
+        .all(id) as VariantRow[])
+    : [];
   const options = input.options ?? (existingRow ? (JSON.parse(existingRow.options) as ProductOption[]) : []);
   const variantInputs: VariantInput[] =
     input.variants ??
@@ -366,34 +367,60 @@ function save(
     }));
   const variants = resolveVariants(options, variantInputs, new Map(existingVariants.map((v) => [v.id, v])));
   checkSkus(tenant, id, variants);
+  return { options, variants };
+}
 
-  const name = input.name ?? (JSON.parse(existingRow!.name) as Localized);
-  let slug = input.slug ?? existingRow?.slug;
+/** The slug sent (refused when another product has it), else the stored one, else a free one from the name. */
+function productSlug(
+  tenant: TenantDb,
+  id: string,
+  existingRow: ProductRow | null,
+  input: ProductInput,
+  name: Localized,
+  store: Store,
+): string {
   if (input.slug !== undefined && slugTaken(tenant, input.slug, id)) {
     throw new ApiError("CONFLICT", `The product slug "${input.slug}" is taken`);
   }
-  slug ??= freeSlug(slugify(name[store.defaultLocale] ?? Object.values(name)[0] ?? "", 100, "product"), (s) =>
-    slugTaken(tenant, s, id),
+  return (
+    input.slug ??
+    existingRow?.slug ??
+    freeSlug(slugify(name[store.defaultLocale] ?? Object.values(name)[0] ?? "", 100, "product"), (s) =>
+      slugTaken(tenant, s, id),
+    )
   );
+}
 
+/** The `products` row after the write: each field sent, else the stored one, else its default. */
+function productRowAfterWrite(
+  existingRow: ProductRow | null,
+  input: ProductInput,
+  resolved: {
+    id: string;
+    slug: string;
+    name: Localized;
+    options: ProductOption[];
+    variants: ResolvedVariant[];
+  },
+  store: Store,
+) {
+  const { name, variants } = resolved;
   const prices = variants.map((v) => v.price);
   const now = Date.now();
   const pick = <K extends keyof ProductRow>(key: K, fallback: ProductRow[K]) =>
     existingRow ? existingRow[key] : fallback;
-  const description =
-    input.description === undefined
-      ? pick("description", null)
-      : input.description && JSON.stringify(input.description);
-  const tags = input.tags ?? (JSON.parse(pick("tags", "[]")) as string[]);
-  const row = {
-    id,
-    slug,
+  return {
+    id: resolved.id,
+    slug: resolved.slug,
     status: input.status ?? pick("status", "active"),
     name: JSON.stringify(name),
-    description,
-    tags: JSON.stringify(tags),
+    description:
+      input.description === undefined
+        ? pick("description", null)
+        : input.description && JSON.stringify(input.description),
+    tags: input.tags ? JSON.stringify(input.tags) : pick("tags", "[]"),
     images: input.images ? JSON.stringify(input.images) : pick("images", "[]"),
-    options: JSON.stringify(options),
+    options: JSON.stringify(resolved.options),
     tax_rate: input.taxRate === undefined ? pick("tax_rate", null) : input.taxRate,
     requires_shipping:
       input.requiresShipping === undefined ? pick("requires_shipping", 1) : Number(input.requiresShipping),
@@ -410,75 +437,111 @@ function save(
     created_at: pick("created_at", now),
     updated_at: now,
   };
+}
 
-  const { created_at: _, ...updated } = row;
-  tenant.sqlite.transaction(() => {
-    const db = tenant.sqlite;
-    if (creating) {
-      db.query(
+type ProductRowAfterWrite = ReturnType<typeof productRowAfterWrite>;
+
+function insertOrUpdateProduct(tenant: TenantDb, row: ProductRowAfterWrite, creating: boolean) {
+  if (creating) {
+    tenant.sqlite
+      .query(
         `INSERT INTO products (id, slug, status, name, description, tags, images, options, tax_rate,
            requires_shipping, sort_name, min_price, max_price, created_at, updated_at)
          VALUES ($id, $slug, $status, $name, $description, $tags, $images, $options, $tax_rate,
            $requires_shipping, $sort_name, $min_price, $max_price, $created_at, $updated_at)`,
-      ).run(row);
-    } else {
-      db.query(
-        `UPDATE products SET slug = $slug, status = $status, name = $name, description = $description,
-           tags = $tags, images = $images, options = $options, tax_rate = $tax_rate,
-           requires_shipping = $requires_shipping, sort_name = $sort_name, min_price = $min_price,
-           max_price = $max_price, updated_at = $updated_at
-         WHERE id = $id`,
-      ).run(updated);
-    }
-    const keep = variants.map((v) => v.id);
-    db.query("DELETE FROM variants WHERE product_id = ? AND id NOT IN (SELECT value FROM json_each(?))").run(
-      id,
-      JSON.stringify(keep),
+      )
+      .run(row);
+    return;
+  }
+  const { created_at: _, ...updated } = row;
+  tenant.sqlite
+    .query(
+      `UPDATE products SET slug = $slug, status = $status, name = $name, description = $description,
+         tags = $tags, images = $images, options = $options, tax_rate = $tax_rate,
+         requires_shipping = $requires_shipping, sort_name = $sort_name, min_price = $min_price,
+         max_price = $max_price, updated_at = $updated_at
+       WHERE id = $id`,
+    )
+    .run(updated);
+}
+
+/** Replaces the product's variants with `variants`, in their order: missing ones deleted, others upserted. */
+function replaceVariants(tenant: TenantDb, productId: string, variants: ResolvedVariant[]) {
+  const db = tenant.sqlite;
+  const keep = variants.map((v) => v.id);
+  db.query("DELETE FROM variants WHERE product_id = ? AND id NOT IN (SELECT value FROM json_each(?))").run(
+    productId,
+    JSON.stringify(keep),
+  );
+  // SKUs move between variants of one product: clear them first so the unique index never sees a swap.
+  db.query("UPDATE variants SET sku = NULL WHERE product_id = ?").run(productId);
+  const upsert = db.query(
+    `INSERT INTO variants (id, product_id, sku, title, options, price, compare_at_price, tracked, on_hand,
+       allow_backorder, position)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+     ON CONFLICT (id) DO UPDATE SET sku = ?3, title = ?4, options = ?5, price = ?6, compare_at_price = ?7,
+       tracked = ?8, on_hand = ?9, allow_backorder = ?10, position = ?11`,
+  );
+  variants.forEach((v, position) => {
+    upsert.run(
+      v.id,
+      productId,
+      v.sku,
+      v.title,
+      JSON.stringify(v.options),
+      v.price,
+      v.compareAtPrice,
+      Number(v.tracked),
+      v.onHand,
+      Number(v.allowBackorder),
+      position,
     );
-    // SKUs move between variants of one product: clear them first so the unique index never sees a swap.
-    db.query("UPDATE variants SET sku = NULL WHERE product_id = ?").run(id);
-    const upsert = db.query(
-      `INSERT INTO variants (id, product_id, sku, title, options, price, compare_at_price, tracked, on_hand,
-         allow_backorder, position)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-       ON CONFLICT (id) DO UPDATE SET sku = ?3, title = ?4, options = ?5, price = ?6, compare_at_price = ?7,
-         tracked = ?8, on_hand = ?9, allow_backorder = ?10, position = ?11`,
-    );
-    variants.forEach((v, position) => {
-      upsert.run(
-        v.id,
-        id,
-        v.sku,
-        v.title,
-        JSON.stringify(v.options),
-        v.price,
-        v.compareAtPrice,
-        Number(v.tracked),
-        v.onHand,
-        Number(v.allowBackorder),
-        position,
-      );
-    });
-    if (input.categoryIds) {
-      db.query("DELETE FROM product_categories WHERE product_id = ?").run(id);
-      const link = db.query(
-        "INSERT INTO product_categories (product_id, category_id, position) VALUES (?, ?, ?)",
-      );
-      input.categoryIds.forEach((categoryId, position) => {
-        link.run(id, categoryId, position);
-      });
-    }
-    const { seq } = db.query("SELECT seq FROM products WHERE id = ?").get(id) as Pick<
-      Row<typeof products>,
-      "seq"
-    >;
-    indexProduct(tenant, {
-      seq,
-      name,
-      description: parseJsonOrNull<Localized>(description),
-      tags,
-      skus: variants.map((v) => v.sku),
-    });
+  });
+}
+
+function replaceCategories(tenant: TenantDb, productId: string, categoryIds: string[]) {
+  tenant.sqlite.query("DELETE FROM product_categories WHERE product_id = ?").run(productId);
+  const link = tenant.sqlite.query(
+    "INSERT INTO product_categories (product_id, category_id, position) VALUES (?, ?, ?)",
+  );
+  categoryIds.forEach((categoryId, position) => {
+    link.run(productId, categoryId, position);
+  });
+}
+
+/** Writes the product's search entry from the row just written. */
+function reindexProduct(tenant: TenantDb, row: ProductRowAfterWrite, variants: ResolvedVariant[]) {
+  const { seq } = tenant.sqlite.query("SELECT seq FROM products WHERE id = ?").get(row.id) as Pick<
+    Row<typeof products>,
+    "seq"
+  >;
+  indexProduct(tenant, {
+    seq,
+    name: JSON.parse(row.name) as Localized,
+    description: parseJsonOrNull<Localized>(row.description),
+    tags: JSON.parse(row.tags) as string[],
+    skus: variants.map((v) => v.sku),
+  });
+}
+
+/** Writes a product (new or existing) and everything hanging off it, in one transaction. */
+function save(
+  tenant: TenantDb,
+  id: string,
+  existingRow: ProductRow | null,
+  input: ProductInput,
+): ProductView {
+  const store = getStore(tenant);
+  checkReferences(tenant, store, input);
+  const { options, variants } = variantsAfterWrite(tenant, id, existingRow, input);
+  const name = input.name ?? (JSON.parse(existingRow!.name) as Localized);
+  const slug = productSlug(tenant, id, existingRow, input, name, store);
+  const row = productRowAfterWrite(existingRow, input, { id, slug, name, options, variants }, store);
+  tenant.sqlite.transaction(() => {
+    insertOrUpdateProduct(tenant, row, existingRow === null);
+    replaceVariants(tenant, id, variants);
+    if (input.categoryIds) replaceCategories(tenant, id, input.categoryIds);
+    reindexProduct(tenant, row, variants);
   })();
   return getProduct(tenant, id, false);
 }

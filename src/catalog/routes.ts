@@ -92,7 +92,9 @@ const listCategoriesOp = defineOperation({
   operationId: "listCategories",
   cacheable: true,
   summary: "List categories by position",
-  description: "Every category with `parentId` (build the tree from it) and its count of active products.",
+  description:
+    "Every category with `parentId` (build the tree from it) and `productCount`: the active products " +
+    "`GET /v1/products?categoryId=` lists for it, subcategories included.",
   tag: CATALOG,
   access: "storefront",
   autoGrant: true,
@@ -207,7 +209,8 @@ const adminListCategoriesOp = defineOperation({
   path: "/v1/admin/categories",
   operationId: "adminListCategories",
   summary: "List categories by position",
-  description: "The same categories as the storefront list, each with its count of active products.",
+  description:
+    "The same categories and counts as the storefront list (`productCount`: active products, subcategories included).",
   tag: ADMIN_CATALOG,
   access: "admin",
   response: Type.Array(Category),

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type ObjectOptions, type TString, Type } from "@sinclair/typebox";
 import { Body, Id, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
 
 // Shapes of the catalog on the wire. Limits keep every write bounded: at most 3 options,
@@ -24,21 +24,35 @@ const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 120 });
 const MinorUnits = (description: string) =>
   Type.Integer({ minimum: 0, maximum: 100_000_000_00, description });
 
+const NAME_EXAMPLE = { en: "Linen shirt", pt: "Camisa de linho" };
+
+/**
+ * Text per locale. The value schema is also `additionalProperties`, so the values are declared
+ * whatever the key (clients type the map `Record<string, string>`); a key that is no store locale
+ * is refused by `checkLocalized`. The example gives viewers real locale keys to show instead of
+ * a key made up from the pattern.
+ */
+const localizedMap = (value: TString, example: Record<string, string>, options: ObjectOptions) =>
+  Type.Record(Locale, value, { ...options, additionalProperties: value, examples: [example] });
+
 /** Text per locale, e.g. `{"en": "Shirt", "pt": "Camisa"}`; the store's default locale is required. */
 export const Localized = named(
   "LocalizedText",
-  Type.Record(Locale, Type.String({ maxLength: 20_000 }), {
+  localizedMap(Type.String({ maxLength: 20_000 }), NAME_EXAMPLE, {
     maxProperties: 20,
     description: "Text per locale (BCP 47 keys); the store's default locale is required",
   }),
 );
-const LocalizedName = Type.Record(Locale, Text({ min: 1, max: 200 }), {
+export const LocalizedName = localizedMap(Text({ min: 1, max: 200 }), NAME_EXAMPLE, {
   minProperties: 1,
   maxProperties: 20,
+  description: "Text per locale; the store's default locale is required",
 });
-const LocalizedDescription = Type.Record(Locale, Text({ max: 20_000, multiline: true }), {
-  maxProperties: 20,
-});
+export const LocalizedDescription = localizedMap(
+  Text({ max: 20_000, multiline: true }),
+  { en: "Washed linen, relaxed fit.", pt: "Linho lavado, corte solto." },
+  { maxProperties: 20 },
+);
 
 export const Money = named(
   "Money",
@@ -119,7 +133,10 @@ export const Category = named(
     description: Type.Union([Localized, Type.Null()]),
     parentId: Type.Union([Type.String(), Type.Null()]),
     position: Type.Integer(),
-    productCount: Type.Integer({ description: "Active products in this category" }),
+    productCount: Type.Integer({
+      description:
+        "Active products in this category or its subcategories, each once: the `total` of GET /v1/products?categoryId=",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),

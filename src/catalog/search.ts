@@ -4,7 +4,7 @@ import type { Localized } from "./tables.ts";
 // The FTS5 table `product_search` (migration 0002) mirrors each product's searchable text under
 // the product's `seq` as rowid, so updates and deletes are lookups, never scans.
 
-export interface SearchableProduct {
+interface SearchableProduct {
   seq: number;
   name: Localized;
   description: Localized | null;

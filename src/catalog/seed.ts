@@ -501,7 +501,9 @@ const PER_FAMILY = 20;
 /**
  * The demo store a first-time user sees: Portuguese/English settings with EU VAT rates, a
  * 15-category tree three levels deep, and 200 products (20 per leaf category) with variants,
- * stock levels, sale prices, drafts and one archived product.
+ * stock levels, sale prices, drafts and one archived product. Stock starts above the low-stock
+ * threshold except where a state is shown on purpose: sold-out and backorder products (0 units),
+ * untracked books, and one kitchen product with 2 units left.
  */
 export function seedDemoCatalog(tenant: TenantDb): void {
   immediately(tenant.sqlite, () => {
@@ -541,10 +543,14 @@ export function seedDemoCatalog(tenant: TenantDb): void {
         const printOnDemand = family.titles === true && !ebook && i % 2 === 0;
         const outOfStock = i % 9 === 4;
         const backorder = (family.category === "coffee" || family.category === "decor") && i % 10 === 3;
+        // The one deliberate showcase of a product running low (the storefront's `lowStock`).
+        const fewLeft = family.category === "kitchen" && i === 0;
         const stock = () => {
           if (ebook || printOnDemand) return { tracked: false };
           if (outOfStock || backorder) return { onHand: 0, allowBackorder: backorder };
-          return { onHand: random(0, 40) };
+          // Any other stock starts above the low-stock threshold: a fresh demo raises no false alarm.
+          const onHand = random(store.lowStockThreshold + 1, 40);
+          return { onHand: fewLeft ? 2 : onHand };
         };
 
         let options: ProductOption[] = [];

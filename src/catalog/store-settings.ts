@@ -89,7 +89,7 @@ export function getStore(tenant: TenantDb): Store {
   return store;
 }
 
-export type StorePatch = Partial<Omit<Store, "updatedAt">>;
+type StorePatch = Partial<Omit<Store, "updatedAt">>;
 
 export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
   const current = getStore(tenant);

@@ -74,6 +74,69 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return Buffer.from(await readRawBody(request, limit)).toString("utf8");
 }
 
+/**
+ * How deep arrays and objects may nest in a JSON body. Walks of client input (text rules,
+ * idempotency hash) recurse, so a body of tens of thousands of levels would exhaust the stack;
+ * real bodies nest a handful of levels (docs/api-conventions.md, "Request bodies").
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The 400 for input nested deeper than `MAX_JSON_DEPTH`. */
+export const nestedTooDeep = () =>
+  new ApiError(
+    "VALIDATION_ERROR",
+    `Request body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+    [{ path: "/body", message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }],
+  );
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/** Whether the text holds more than `limit` `[` and `{` in all: if not, it cannot nest deeper (native search, no loop per character). */
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const opener of ["[", "{"]) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
+      if (++count > limit) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether JSON text opens arrays and objects more than `limit` levels deep, in one pass before it is
+ * parsed: brackets counted outside strings, each string skipped to its closing quote (one not
+ * escaped by an odd run of backslashes). Text that is not JSON may be misjudged; it fails to parse anyway.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  if (!opensMoreThan(text, limit)) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (char === QUOTE) {
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return false;
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === BACKSLASH) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (char === OPEN_ARRAY || char === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (char === CLOSE_ARRAY || char === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+/** Refuses JSON text nested deeper than `MAX_JSON_DEPTH`; every parse of a client's JSON runs this first. */
+export function checkJsonDepth(text: string): void {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw nestedTooDeep();
+}
+
 /** The JSON body of a request and its text (for idempotency hashing); an empty body reads as `{}`. */
 export async function readJsonBody(
   request: Request,
@@ -87,6 +150,7 @@ export async function readJsonBody(
       { path: "/body", message: `Unsupported Content-Type ${JSON.stringify(type)}` },
     ]);
   }
+  checkJsonDepth(text);
   try {
     return { text, value: JSON.parse(text) };
   } catch {

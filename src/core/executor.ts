@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
+import { organizationExists } from "../db/platform.ts";
 import { durably, immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { ApiError } from "./errors.ts";
@@ -39,10 +40,20 @@ export interface ExecuteOptions {
   client?: ClientInfo;
   /** The client's `Idempotency-Key` for a write, as sent (validated here). */
   idempotencyKey?: string;
-  /** The storefront customer session token the client sent, if any (read only when an operation asks). */
+  /**
+   * The storefront customer session token the client sent as a credential (`x-customer-session`),
+   * read only when an operation asks: one that names no live session of the tenant is a 401.
+   */
   customerToken?: () => string | undefined;
+  /**
+   * The browser's `customer_session` cookie, read when no token was sent: a stale one counts as no
+   * session, so that a browser whose session ended keeps shopping as a guest.
+   */
+  customerCookie?: () => string | undefined;
   /** `webhook` operations: the exact body bytes. */
   rawBody?: Uint8Array;
+  /** `webhook` operations: the request's headers. */
+  headers?: Headers;
   /** Filled as the call proceeds, for the transport's log line (also when it fails). */
   trace?: { orgId?: string; callerType?: string };
 }
@@ -181,6 +192,9 @@ export class Executor {
     }
     try {
       return await this.run(compiled, principal, input, options, tenant, slot);
+    } catch (error) {
+      // Failing storage is a 503 for every transport, also those that render only ApiErrors.
+      throw this.app.storage.failure(error, { requestId: options.requestId }) ?? error;
     } finally {
       if (tenant) this.app.tenants.release(tenant);
     }
@@ -198,8 +212,7 @@ export class Executor {
     const { op } = compiled;
     const parts = this.split(compiled, input);
     if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input, parts);
-    const orgId = op.access === "webhook" ? this.webhookTenant(op, parts) : caller?.orgId;
-    if (orgId && options.trace) options.trace.orgId = orgId;
+    let orgId = op.access === "webhook" ? undefined : caller?.orgId;
 
     let tenant = leased;
     let customer: SignedInCustomer | null | undefined;
@@ -228,13 +241,22 @@ export class Executor {
       get customer() {
         if (customer === undefined) {
           const token = options.customerToken?.();
-          customer = token ? hooks.resolveCustomer(ctx.tenant, token) : null;
+          if (token !== undefined) {
+            customer = hooks.resolveCustomer(ctx.tenant, token);
+            if (!customer) throw new ApiError("UNAUTHORIZED", "Customer session expired or signed out");
+          } else {
+            const cookie = options.customerCookie?.();
+            customer = cookie ? hooks.resolveCustomer(ctx.tenant, cookie) : null;
+          }
         }
         return customer;
       },
       prepared: undefined,
       get rawBody() {
         return options.rawBody ?? missing("raw body")();
+      },
+      get headers() {
+        return options.headers ?? missing("headers")();
       },
       afterCommit: {
         enqueue(kind, payload) {
@@ -250,8 +272,12 @@ export class Executor {
     };
 
     try {
+      // A session header is a credential the client chose to send: checked also where the handler
+      // would not need it (a guest's order read with its access token).
+      if (op.customerSession && options.customerToken?.() !== undefined) void ctx.customer;
       if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
-      if (compiled.tenantWrite) return await this.write(compiled, ctx, input, options, after);
+      if (op.access === "webhook") orgId = this.webhookTenant(op, parts, ctx.prepared, options);
+      if (compiled.tenantWrite && orgId) return await this.write(compiled, ctx, input, options, after);
       return await this.read(compiled, ctx, input, slot);
     } finally {
       if (tenant && tenant !== leased) app.tenants.release(tenant);
@@ -315,12 +341,22 @@ export class Executor {
     };
   }
 
-  private webhookTenant(op: Operation, parts: { params: unknown; query: unknown }): string {
-    const orgId = op.tenantOf?.({ ...(parts.params as object), ...(parts.query as object) } as never);
-    const known =
-      orgId !== undefined &&
-      this.app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
-    if (!known) throw new ApiError("NOT_FOUND", "Organization not found");
+  /**
+   * A webhook has no tenant until its `prepare` verified the delivery: then `tenantOf` names it
+   * (undefined here when it concerns none).
+   */
+  private webhookTenant(
+    op: Operation,
+    parts: { params: unknown; query: unknown },
+    prepared: unknown,
+    options: ExecuteOptions,
+  ): string | undefined {
+    const pathAndQuery = { ...(parts.params as object), ...(parts.query as object) };
+    const orgId = op.tenantOf?.(pathAndQuery as never, prepared as never);
+    if (orgId === null) return undefined;
+    if (orgId === undefined || !organizationExists(this.app.platform, orgId))
+      throw new ApiError("NOT_FOUND", "Organization not found");
+    if (options.trace) options.trace.orgId = orgId;
     return orgId;
   }
 
@@ -356,16 +392,21 @@ export class Executor {
     const record: IdempotencyRecord | undefined =
       key === undefined
         ? undefined
-        : { scope: idempotencyScope(op, ctx), key, hash: idempotencyHash(op.operationId, input) };
+        : {
+            scope: idempotencyScope(op, ctx),
+            key,
+            hash: idempotencyHash(op.operationId, input),
+            sealed: op.answerHoldsSecret === true,
+          };
 
     const transaction = () => {
-      const stored = record && findStored(db, record);
+      const stored = record && findStored(this.app, db, record);
       if (stored) return { outcome: { ...stored, replayed: true }, data: undefined };
       const result = op.handler(ctx as never);
       if (result instanceof Promise)
         throw new Error(`${op.operationId}: a write handler must not await (use prepare)`);
       const outcome = render(status, result);
-      if (record) store(db, record, outcome);
+      if (record) store(this.app, db, record, outcome);
       return { outcome, data: result instanceof Reply ? result.data : result };
     };
     let { outcome, data } = op.durable
@@ -373,6 +414,7 @@ export class Executor {
       : immediately(db.sqlite, transaction);
     tenantWritten(db);
     if (outcome.replayed) return outcome;
+    this.app.storage.wrote();
 
     if (after.queued > 0) this.hooks.outbox.kick(db.orgId);
     if (after.awaited.length > 0) {
@@ -380,7 +422,7 @@ export class Executor {
       if (op.reload) {
         const reloaded = op.reload(ctx as never, data as never);
         outcome = { ...outcome, body: status === 204 ? null : envelope(reloaded) };
-        if (record && outcome.body !== null) replaceStoredBody(db, record, outcome.body);
+        if (record && outcome.body !== null) replaceStoredBody(this.app, db, record, outcome);
         tenantWritten(db);
       }
     }

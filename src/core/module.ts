@@ -62,4 +62,11 @@ export interface Module {
   ) => void;
   /** Routes outside the operation registry, mounted beside the operations. */
   routes?: (service: Service) => RawRoute[];
+  /**
+   * Starts the module's background work (timers, sweeps) when the service starts (`App.start`,
+   * after the outbox, in module order). An app that only runs operations never calls it.
+   */
+  start?: (service: Service) => void;
+  /** Stops what `start` started (`App.close`, in reverse module order, before the databases close). */
+  stop?: (service: Service) => void;
 }

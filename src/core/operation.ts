@@ -40,7 +40,8 @@ export interface SignedInCustomer {
  * - `user`: a signed-in dashboard user, no tenant needed;
  * - `caller`: any resolved `/v1` caller (`GET /v1/me`);
  * - `storefront` / `admin`: a resolved caller holding that scope (agents: and a grant);
- * - `webhook`: no caller; the tenant comes from the input (`tenantOf`), the raw body is handed over.
+ * - `webhook`: no caller; the operation verifies the delivery itself in `prepare` (request headers and
+ *   raw body are handed over), and only then names its tenant (`tenantOf`).
  */
 export type Access = "public" | "user" | "caller" | Scope | "webhook";
 
@@ -77,7 +78,10 @@ export interface OperationContext<
   client: ClientInfo;
   /** The resolved caller; present for `caller`, `storefront` and `admin` operations. */
   caller: Caller;
-  /** The tenant database; present for `caller`, `storefront`, `admin` and `webhook` operations. */
+  /**
+   * The tenant database; present for `caller`, `storefront` and `admin` operations, and for `webhook`
+   * operations once `prepare` verified the delivery (never during it).
+   */
   tenant: TenantDb;
   /** The dashboard user; present for `user` operations. */
   user: DashboardUser;
@@ -87,6 +91,8 @@ export interface OperationContext<
   prepared: Prepared;
   /** The exact bytes of the request body; present for `webhook` operations. */
   rawBody: Uint8Array;
+  /** The request's headers; present for `webhook` operations (a provider's proof travels there). */
+  headers: Headers;
   /** Work after the commit; present for tenant writes. */
   afterCommit: AfterCommit;
 }
@@ -98,7 +104,7 @@ export interface CookieToSet {
   maxAgeSeconds: number;
 }
 
-/** A result with effects for the transport: cookies to set, a `Location`, a success status other than the declared one (201 for a PUT that created). */
+/** A result with effects for the transport: cookies to set, a `Location`, the operation's `alsoStatus` instead of its `status`. */
 export class Reply<T> {
   constructor(
     readonly data: T,
@@ -137,6 +143,8 @@ export interface Operation<
   response?: R;
   /** Success status: 200 by default, 201 for creation, 204 for deletion. */
   status?: 200 | 201 | 204;
+  /** The other success status the handler may answer with a `Reply` (201 for a PUT that created); documented too. */
+  alsoStatus?: 200 | 201;
   /** The success body carries `meta {page, limit, total}`. */
   list?: boolean;
   /** Error codes this operation can answer besides the ones every operation of its access can. */
@@ -147,6 +155,12 @@ export interface Operation<
    * what it does or shows. Documented as a security scheme.
    */
   customerSession?: "required" | "optional";
+  /**
+   * `webhook` operations: the `x-checkout-secret` header (`CHECKOUT_API_SECRET`) the operation checks,
+   * documented as a security scheme: `required` on every call, `optional` when some calls (a
+   * readiness check) need none.
+   */
+  checkoutSecret?: "required" | "optional";
   /** Example request body and `data` of the answer, shown in the OpenAPI document (checked against the schemas). */
   examples?: { body?: unknown; response?: unknown };
   /**
@@ -160,8 +174,18 @@ export interface Operation<
    * acts on; without it the client's own key is the whole scope (creates with nothing to scope by).
    */
   idempotencyScope?: (pathAndQuery: Record<string, unknown>) => string;
-  /** `webhook` operations: the organization the call belongs to, read from the validated path and query. */
-  tenantOf?: (pathAndQuery: Record<string, unknown>) => string | undefined;
+  /**
+   * The answer carries a bearer secret (a session token or cookie, an order's access token): its
+   * idempotency record is sealed with the instance key instead of kept readable (core/idempotency.ts).
+   */
+  answerHoldsSecret?: boolean;
+  /**
+   * `webhook` operations: the organization the call belongs to, from the validated path and query and
+   * what `prepare` returned; asked only after `prepare`, where a webhook verifies its delivery. An
+   * unknown organization is a 404; null: the call concerns none (answered with no tenant and no
+   * transaction, such as a readiness check).
+   */
+  tenantOf?: (pathAndQuery: Record<string, unknown>, prepared: X) => string | null | undefined;
   /** After awaited work ran, the answer is rendered again from the committed data. */
   reload?: (ctx: OperationContext<P, Q, B>, data: R extends TSchema ? Static<R> : undefined) => unknown;
   /**

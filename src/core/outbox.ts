@@ -2,6 +2,7 @@ import type { AppContext } from "../app-context.ts";
 import { dueTimes, lowerDueTime, storeDueTime } from "../db/due-times.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
+import { STORAGE_RETRY_AFTER_S } from "./storage.ts";
 
 // Work after commit. A write registers work inside its transaction as a row of the tenant's
 // `outbox` table, so the work exists exactly when the write does: a rolled-back write leaves no
@@ -187,6 +188,11 @@ export class Outbox {
           this.noted.delete(orgId);
           continue;
         }
+        // Failing storage is noted once in its episode and waited out as clients are told to.
+        if (this.app.storage.failure(error, { org: orgId })) {
+          this.schedule(orgId, Date.now() + STORAGE_RETRY_AFTER_S * 1000);
+          continue;
+        }
         this.app.log.error("outbox drain failed", { org: orgId, error: String(error) });
         this.schedule(orgId, Date.now() + BASE_DELAY_MS);
       }
@@ -241,34 +247,48 @@ export class Outbox {
       tenant.sqlite
         .query("UPDATE outbox SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ?")
         .run(Date.now(), row.id);
+      this.app.storage.wrote();
       return true;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const failed = row.attempts >= MAX_ATTEMPTS;
-      const retryAt = Date.now() + retryDelay(row.attempts);
-      // An awaited row's due time was its lease: the earlier retry must be known before it is written.
-      if (!failed) this.note(tenant.orgId, retryAt);
-      tenant.sqlite
-        .query(
-          "UPDATE outbox SET status = ?, next_attempt_at = ?, last_error = ?, finished_at = ? WHERE id = ?",
-        )
-        .run(
-          failed ? "failed" : "pending",
-          retryAt,
-          message.slice(0, 1000),
-          failed ? Date.now() : null,
-          row.id,
-        );
-      const log = failed ? this.app.log.error : this.app.log.warn;
-      log.call(this.app.log, failed ? "outbox job failed for good" : "outbox job failed; will retry", {
-        org: tenant.orgId,
-        job: row.id,
-        kind: row.kind,
-        attempt: row.attempts,
-        error: message,
-      });
+      try {
+        this.recordFailure(tenant, row, error);
+      } catch (unrecorded) {
+        // Failing storage could not record the failure either: the row keeps its lease and is taken
+        // again once it runs out. Awaited work must not fail the write that committed before it.
+        if (!this.app.storage.failure(unrecorded, { org: tenant.orgId, job: row.id })) throw unrecorded;
+      }
       return false;
     }
+  }
+
+  /** Schedules the row's next attempt, or marks it failed after MAX_ATTEMPTS, and logs it. */
+  private recordFailure(tenant: TenantDb, row: OutboxRow, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const failed = row.attempts >= MAX_ATTEMPTS;
+    const retryAt = Date.now() + retryDelay(row.attempts);
+    // An awaited row's due time was its lease: the earlier retry must be known before it is written.
+    if (!failed) this.note(tenant.orgId, retryAt);
+    tenant.sqlite
+      .query(
+        "UPDATE outbox SET status = ?, next_attempt_at = ?, last_error = ?, finished_at = ? WHERE id = ?",
+      )
+      .run(
+        failed ? "failed" : "pending",
+        retryAt,
+        message.slice(0, 1000),
+        failed ? Date.now() : null,
+        row.id,
+      );
+    // A retry because storage failed is already told by the storage episode's one line.
+    if (this.app.storage.failure(error, { org: tenant.orgId, job: row.id }) && !failed) return;
+    const log = failed ? this.app.log.error : this.app.log.warn;
+    log.call(this.app.log, failed ? "outbox job failed for good" : "outbox job failed; will retry", {
+      org: tenant.orgId,
+      job: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      error: message,
+    });
   }
 }
 

@@ -5,7 +5,7 @@ const AUTO_GRANT_EXCEPTIONS = new Set(["createCart"]);
 
 /**
  * Start-up checks on the declared operations: unique operationIds and routes, auto-grants only on
- * storefront reads, and input names that do not collide across path, query and body (an agent's
+ * storefront reads, webhooks never offered to agents, and input names that do not collide across path, query and body (an agent's
  * tool input merges the three).
  */
 export function assertRegistry(operations: Operation[]): void {
@@ -31,6 +31,9 @@ export function assertRegistry(operations: Operation[]): void {
       throw new Error(
         `${op.operationId}: a webhook reads its raw body (ctx.rawBody), not a JSON body schema`,
       );
+    // Agent capabilities and MCP tools come from `agent`: a provider's notification is never one.
+    if (op.access === "webhook" && op.agent !== false)
+      throw new Error(`${op.operationId}: webhook operations are declared agent: false`);
     if (op.autoGrant && op.agent === false)
       throw new Error(`${op.operationId}: autoGrant on a non-agent operation`);
 

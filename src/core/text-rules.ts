@@ -1,4 +1,5 @@
 import { FormatRegistry, Kind, type TSchema, TypeRegistry } from "@sinclair/typebox";
+import { MAX_JSON_DEPTH } from "./body.ts";
 
 // The rules every string of every operation's input follows (docs/api-conventions.md, "Text"),
 // applied once by the validator instead of in each declaration:
@@ -9,8 +10,13 @@ import { FormatRegistry, Kind, type TSchema, TypeRegistry } from "@sinclair/type
 // - `minLength`/`maxLength` count characters (code points), as JSON Schema defines them, not the
 //   UTF-16 units TypeBox counts (where an emoji counts 2).
 
-/** Schema option marking a string where line breaks and tabs make sense. */
-export const MULTILINE = "x-multiline";
+/**
+ * Marks a string schema where line breaks and tabs make sense. A symbol key, as TypeBox's own
+ * `Kind`: it survives TypeBox's composition and the copies below but not JSON, so no published
+ * schema (the OpenAPI document, MCP tool inputs, agent capabilities) carries a keyword that strict
+ * JSON Schema validators refuse. Which fields are multi-line is written in docs/api-conventions.md.
+ */
+export const MULTILINE: unique symbol = Symbol("multiline");
 
 /** The TypeBox kind the validator gives every string schema of an input (see `withTextRules`). */
 const TEXT_KIND = "Text";
@@ -116,12 +122,21 @@ export function withTextRules<T extends TSchema>(schema: T): T {
   return copy(schema) as T;
 }
 
-/** The first object key in `value` (at any depth) that breaks the character rules, with where it is. */
-export function keyFault(value: unknown, path = ""): { path: string; message: string } | undefined {
+/**
+ * The first object key in `value` that breaks the character rules, or the first value nested deeper
+ * than `MAX_JSON_DEPTH`, with where it is. Bodies that deep are refused as they are parsed; the
+ * bound keeps this recursion off the end of the stack for input that came any other way.
+ */
+export function keyFault(
+  value: unknown,
+  path = "",
+  depth = 1,
+): { path: string; message: string } | undefined {
   if (value === null || typeof value !== "object") return undefined;
+  if (depth > MAX_JSON_DEPTH) return { path, message: `nested deeper than ${MAX_JSON_DEPTH} levels` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = keyFault(value[i], `${path}/${i}`);
+      const found = keyFault(value[i], `${path}/${i}`, depth + 1);
       if (found) return found;
     }
     return undefined;
@@ -129,7 +144,7 @@ export function keyFault(value: unknown, path = ""): { path: string; message: st
   for (const [key, child] of Object.entries(value)) {
     const fault = characterFault(key, false);
     if (fault) return { path, message: `a key ${fault}` };
-    const found = keyFault(child, `${path}/${key}`);
+    const found = keyFault(child, `${path}/${key}`, depth + 1);
     if (found) return found;
   }
   return undefined;

@@ -37,7 +37,7 @@ const accountView = (row: AccountRow) => ({
   hasAccount: true as const,
 });
 
-export type AccountView = ReturnType<typeof accountView>;
+type AccountView = ReturnType<typeof accountView>;
 
 export function findAccount(tenant: TenantDb, customerId: string): AccountView | null {
   const row = tenant.sqlite
@@ -59,7 +59,7 @@ function insertSession(tenant: TenantDb, customerId: string, now: number): strin
   return token;
 }
 
-export interface SignUpInput {
+interface SignUpInput {
   email: string;
   password: string;
   firstName?: string;

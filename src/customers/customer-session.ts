@@ -1,3 +1,4 @@
+import { readCookie } from "../auth/caller.ts";
 import { sha256Hex } from "../auth/crypto.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -5,6 +6,15 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 /** The customer session travels in this cookie (browsers) or this header (storefront servers). */
 export const CUSTOMER_COOKIE = "customer_session";
 export const CUSTOMER_HEADER = "x-customer-session";
+
+/**
+ * Where a request carries the customer session, as the executor reads it: the header is a
+ * credential (a wrong one is a 401), the cookie a browser's (a stale one is no session).
+ */
+export const customerSessionOf = (request: Request) => ({
+  customerToken: () => request.headers.get(CUSTOMER_HEADER) ?? undefined,
+  customerCookie: () => readCookie(request, CUSTOMER_COOKIE),
+});
 
 /**
  * The storefront customer a session token belongs to, or null when it is unknown or expired.

@@ -56,7 +56,7 @@ function customerView(row: CustomerRow, currency: string) {
   };
 }
 
-export type CustomerView = ReturnType<typeof customerView>;
+type CustomerView = ReturnType<typeof customerView>;
 
 /** Customers newest first; `query` matches part of the email, first, last or full name (case-insensitive). */
 export function listCustomers(

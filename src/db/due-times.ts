@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 // useless open; a missing one would lose the work.
 
 const DUE_COLUMNS = ["next_payment_deadline", "outbox_due_at"] as const;
-export type DueColumn = (typeof DUE_COLUMNS)[number];
+type DueColumn = (typeof DUE_COLUMNS)[number];
 
 /** Lowers the organization's due time to `at`; never raises it. */
 export function lowerDueTime(platform: Database, column: DueColumn, orgId: string, at: number): void {

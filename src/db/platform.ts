@@ -45,3 +45,8 @@ export function openPlatformDb(dataDir: string): PlatformDb {
   };
   return { sqlite, db, cache };
 }
+
+/** Whether an organization with this id exists (a webhook's tenant, a due tenant's outbox). */
+export function organizationExists(platform: PlatformDb, orgId: string): boolean {
+  return platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
+}

@@ -23,7 +23,7 @@ export interface EmbeddedMigrations {
  * an affinity), so statements on hot paths write `+?`. Single-table reads without ORDER BY and
  * writes are not affected.
  */
-export class SqliteDatabase extends Database {
+class SqliteDatabase extends Database {
   readonly #statements = new Map<string, Statement>();
 
   override query<ReturnType, ParamsType extends SQLQueryBindings | SQLQueryBindings[]>(

@@ -50,19 +50,25 @@ export class TenantPool {
 
   /**
    * Creates and migrates the file of a new organization, then runs `initialize` in the same
-   * transaction as the file's ownership record. Fails if the file already exists.
+   * transaction as the file's ownership record. Fails if the file already exists; a file that
+   * could not be finished (a full disk during its migrations) is removed, never left half-made.
    */
   create(orgId: string, initialize: (tenant: TenantDb) => void = () => {}): void {
     const path = this.path(orgId);
     if (existsSync(path)) throw new Error(`tenant file for ${orgId} already exists`);
-    const tenant = this.openFile(orgId, path, true);
     try {
-      tenant.sqlite.transaction(() => {
-        tenant.db.insert(tables.tenantMeta).values({ key: "organization_id", value: orgId }).run();
-        initialize(tenant);
-      })();
-    } finally {
-      tenant.sqlite.close();
+      const tenant = this.openFile(orgId, path, true);
+      try {
+        tenant.sqlite.transaction(() => {
+          tenant.db.insert(tables.tenantMeta).values({ key: "organization_id", value: orgId }).run();
+          initialize(tenant);
+        })();
+      } finally {
+        tenant.sqlite.close();
+      }
+    } catch (error) {
+      this.discard(orgId);
+      throw error;
     }
   }
 

@@ -1,16 +1,17 @@
 import type { AppContext } from "../app-context.ts";
-import { type CallerResolver, readCookie } from "../auth/caller.ts";
+import type { CallerResolver } from "../auth/caller.ts";
 import { readJsonBody, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
 import { errorResponse, JSON_TYPE } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
-import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
+import { customerSessionOf } from "../customers/customer-session.ts";
 import { NO_STORE, REVALIDATE, Representation } from "./caching.ts";
 import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
 import { cookieHeader } from "./cookies.ts";
 import { type CorsPolicy, corsPolicyOf } from "./cors.ts";
+import { answerObserver, reportAnswer } from "./observe.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
 export interface RequestState {
@@ -86,9 +87,13 @@ export class HttpAdapter {
       const input: Record<string, unknown> = {};
       for (const name of query) if (rawQuery[name] !== undefined) input[name] = rawQuery[name];
       for (const name of params) input[name] = rawParams[name];
-      let rawBody: Uint8Array | undefined;
-      if (op.access === "webhook") rawBody = await readRawBody(request, this.app.config.maxBodyBytes);
-      else if (op.body) {
+      // A webhook verifies its delivery itself, from the exact body bytes and the headers.
+      let delivery: { rawBody: Uint8Array; headers: Headers } | undefined;
+      if (op.access === "webhook") {
+        const rawBody = await readRawBody(request, this.app.config.maxBodyBytes);
+        delivery = { rawBody, headers: request.headers };
+        keepRepeated(request, query, input);
+      } else if (op.body) {
         const { value } = await readJsonBody(request, this.app.config.maxBodyBytes);
         mergeBody(input, value, params, query);
       }
@@ -96,13 +101,17 @@ export class HttpAdapter {
         requestId: state.id,
         client: { ip: state.ip, userAgent: request.headers.get("user-agent") },
         idempotencyKey: request.headers.get("idempotency-key") ?? undefined,
-        customerToken: () => request.headers.get(CUSTOMER_HEADER) ?? readCookie(request, CUSTOMER_COOKIE),
-        rawBody,
+        ...customerSessionOf(request),
+        ...delivery,
         trace: state,
       });
-      return await this.render(outcome, request, policy.headers);
+      const response = await this.render(outcome, request, policy.headers);
+      return answerObserver
+        ? reportAnswer(answerObserver, op, request, response, outcome.body ?? "")
+        : response;
     } catch (error) {
-      return errorResponse(error, this.app.log, state.id);
+      const response = errorResponse(error, this.app, state.id);
+      return answerObserver ? reportAnswer(answerObserver, op, request, response) : response;
     }
   }
 
@@ -161,6 +170,19 @@ export class HttpAdapter {
       (config.trustProxy && request.headers.get("x-forwarded-proto")?.toLowerCase() === "https");
     for (const cookie of outcome.cookies) headers.append("set-cookie", cookieHeader(cookie, https));
     return new Response(payload, { status, headers });
+  }
+}
+
+/**
+ * A webhook's query names its tenant and may carry a provider's proof: a declared name sent more
+ * than once keeps all its values (which its string type refuses) instead of the router's last one.
+ */
+function keepRepeated(request: Request, names: Set<string>, input: Record<string, unknown>): void {
+  if (names.size === 0) return;
+  const search = new URL(request.url).searchParams;
+  for (const name of names) {
+    const values = search.getAll(name);
+    if (values.length > 1) input[name] = values;
   }
 }
 

@@ -60,7 +60,7 @@ export const FRESH_PREFERENCE: readonly Encoding[] = ["zstd", "gzip", "br"];
  * The coding → q-value pairs of an `Accept-Encoding` header (RFC 9110 §12.5.3), lower-cased;
  * an entry with an unreadable q-value is left out.
  */
-export function parseAcceptEncoding(header: string): Map<string, number> {
+function parseAcceptEncoding(header: string): Map<string, number> {
   const accepted = new Map<string, number>();
   for (const entry of header.split(",")) {
     const [coding = "", ...params] = entry.split(";");

@@ -47,6 +47,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Admin: customers": "The store's customers with what they ordered and spent.",
   "Admin: payment integrations":
     "The store's own payment provider credentials, and the webhook URL to give each provider.",
+  "Payment webhooks":
+    "Where payment providers notify the service: the ingress whose URL merchants paste into the provider's " +
+    "dashboard, and the API route it forwards to with the shared secret. Never offered to agents.",
 };
 
 /** Response headers, under `components/headers`. */
@@ -116,12 +119,19 @@ const parameter = (name: string) => ({ $ref: `#/components/parameters/${name}` }
 
 /** Errors every operation of a kind can answer, whatever it declares itself. */
 function implicitErrors(op: Operation): ErrorCode[] {
-  const codes: ErrorCode[] = ["INTERNAL"];
+  // Any operation may meet failing storage (a full disk, an I/O error): 503 with Retry-After.
+  const codes: ErrorCode[] = ["INTERNAL", "UNAVAILABLE"];
   if (op.params || op.query || op.body) codes.push("VALIDATION_ERROR");
-  if (op.body) codes.push("PAYLOAD_TOO_LARGE");
+  // A webhook reads its body as bytes whatever it declares, and names a tenant that may not exist.
+  const webhook = op.access === "webhook";
+  if (op.body || webhook) codes.push("PAYLOAD_TOO_LARGE");
   if (op.access !== "public") codes.push("UNAUTHORIZED");
-  if (op.access === "caller" || op.access === "storefront" || op.access === "admin") codes.push("FORBIDDEN");
-  if (op.params) codes.push("NOT_FOUND");
+  // These resolve a `/v1` caller, which may be an agent token: its calls are limited per agent (429).
+  if (op.access === "caller" || op.access === "storefront" || op.access === "admin")
+    codes.push("FORBIDDEN", "RATE_LIMITED");
+  // A dashboard write with the session cookie from another site (src/auth/caller.ts).
+  if (op.access === "user" && op.method !== "GET") codes.push("FORBIDDEN");
+  if (op.params || webhook) codes.push("NOT_FOUND");
   // An invalid `Idempotency-Key` is a 400 even on a write that takes no input.
   if (isTenantWrite(op)) codes.push("VALIDATION_ERROR", "IDEMPOTENCY_CONFLICT");
   return codes;
@@ -157,6 +167,14 @@ function errorResponse(status: number, codes: ErrorCode[]): [name: string, respo
   return [name, response];
 }
 
+/** A webhook's body is read as bytes and verified before it is parsed: any media type its sender uses. */
+const WEBHOOK_BODY: Json = {
+  required: false,
+  description:
+    "The notification exactly as its sender sent it (JSON or a form), verified byte for byte before it is read.",
+  content: { "*/*": { schema: {} } },
+};
+
 const CALLER_SECURITY = [{ apiKey: [] }, { agentToken: [] }, { sessionCookie: [] }];
 const CUSTOMER_SECURITY = [{ customerSession: [] }, { customerSessionCookie: [] }];
 
@@ -168,6 +186,10 @@ function security(op: Operation): Json[] {
       return [];
     case "user":
       return [{ sessionCookie: [] }];
+    case "webhook":
+      // A provider's own proof (a signature over the body) is described by the operation, not a scheme.
+      if (op.checkoutSecret === "required") return [{ checkoutSecret: [] }];
+      return op.checkoutSecret === "optional" ? [{}, { checkoutSecret: [] }] : [];
     case "admin":
       callers = CALLER_SECURITY;
       break;
@@ -258,16 +280,16 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
     const successHeaders: Json = { "x-request-id": header("RequestId") };
     if (write) successHeaders["idempotent-replayed"] = header("IdempotentReplayed");
     if (op.cacheable) successHeaders.etag = header("ETag");
-    const opResponses: Json = {
-      [status]:
-        status === 204
-          ? { description: "Done", headers: successHeaders }
-          : {
-              description: "Success",
-              headers: successHeaders,
-              content: { "application/json": { schema: envelope(op), ...responseExample(op) } },
-            },
-    };
+    const success =
+      status === 204
+        ? { description: "Done", headers: successHeaders }
+        : {
+            description: "Success",
+            headers: successHeaders,
+            content: { "application/json": { schema: envelope(op), ...responseExample(op) } },
+          };
+    const opResponses: Json = { [status]: success };
+    if (op.alsoStatus) opResponses[op.alsoStatus] = success;
     if (op.cacheable) {
       opResponses[304] = {
         description: "Not modified: the `ETag` sent in `If-None-Match` is still current.",
@@ -301,6 +323,7 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
             },
           }
         : {}),
+      ...(op.access === "webhook" && op.method !== "GET" ? { requestBody: WEBHOOK_BODY } : {}),
       responses: opResponses,
       ...(op.access === "storefront" || op.access === "admin" ? { "x-required-scope": op.access } : {}),
     };
@@ -358,6 +381,13 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
           description:
             "Storefront customer session token (from `POST /v1/account/sign-in` or `sign-up`), sent with the " +
             "caller's own credential or a shop's Host. Browser storefronts on another origin send it here.",
+        },
+        checkoutSecret: {
+          type: "apiKey",
+          in: "header",
+          name: "x-checkout-secret",
+          description:
+            "The shared secret (`CHECKOUT_API_SECRET`) the webhook ingress forwards provider notifications with.",
         },
         customerSessionCookie: {
           type: "apiKey",

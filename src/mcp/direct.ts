@@ -8,7 +8,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { readRawBody } from "../core/body.ts";
+import { checkJsonDepth, readRawBody } from "../core/body.ts";
 
 /**
  * A `POST /mcp` sorted before the SDK sees it. Building an SDK server and transport costs more than a
@@ -23,17 +23,27 @@ export type Screened =
   | { kind: "list"; id: RequestId; forSdk: () => Request }
   | { kind: "sdk"; request: Request };
 
-/** The same checks, in substance, as the transport's `handlePostRequest` before it dispatches. */
-function headersPass(request: Request, maxBodyBytes: number): boolean {
+/**
+ * Whether the transport would read the body: it answers a wrong `Accept` or `Content-Type` (406,
+ * 415) without reading it, and the service refuses a declared length over the limit before routing.
+ */
+function transportReads(request: Request, maxBodyBytes: number): boolean {
   const accept = request.headers.get("accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return false;
   if (!isJsonContentType(request.headers.get("content-type"))) return false;
+  const length = request.headers.get("content-length");
+  return length === null || Number(length) <= maxBodyBytes;
+}
+
+/**
+ * With `transportReads`, the same checks, in substance, as the transport's `handlePostRequest`
+ * before it dispatches; and a declared length (a chunked body keeps the SDK's way).
+ */
+function answeredDirectly(request: Request): boolean {
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false;
-  // A declared length keeps the body within the limit (the server holds the body to it); a chunked
-  // body is left to the transport, which counts as it reads.
   const length = request.headers.get("content-length");
-  return length !== null && /^\d+$/.test(length) && Number(length) <= maxBodyBytes;
+  return length !== null && /^\d+$/.test(length);
 }
 
 /** `knownTool`: a call of any other name is left to the SDK, which answers its JSON-RPC error. */
@@ -42,15 +52,19 @@ export async function screen(
   maxBodyBytes: number,
   knownTool: (name: string) => boolean,
 ): Promise<Screened> {
-  if (request.method !== "POST" || !headersPass(request, maxBodyBytes)) return { kind: "sdk", request };
-  // A body cut short is the client's 400 (logged), as on every other route.
+  if (request.method !== "POST" || !transportReads(request, maxBodyBytes)) return { kind: "sdk", request };
+  // Every body the transport would parse is read here, counting bytes: a body cut short is the
+  // client's 400 (logged), and so is one nested deeper than the limit, as on every other route.
   const bytes = await readRawBody(request, maxBodyBytes);
+  const text = new TextDecoder().decode(bytes);
+  checkJsonDepth(text);
   // Whatever is not answered here goes to the transport as the same request with the same bytes.
   const forSdk = () => new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
   const toSdk = (): Screened => ({ kind: "sdk", request: forSdk() });
+  if (!answeredDirectly(request)) return toSdk();
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder().decode(bytes));
+    raw = JSON.parse(text);
   } catch {
     return toSdk();
   }

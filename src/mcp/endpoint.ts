@@ -11,15 +11,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import packageJson from "../../package.json" with { type: "json" };
-import { readCookie } from "../auth/caller.ts";
-import { ApiError, type ErrorBody } from "../core/errors.ts";
+import { ApiError } from "../core/errors.ts";
 import type { Outcome } from "../core/executor.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
-import { jsonResponse } from "../core/respond.ts";
+import { apiErrorOf, jsonResponse } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
-import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
-import { resultHead, resultResponse, screen } from "./direct.ts";
+import { customerSessionOf } from "../customers/customer-session.ts";
+import { resultHead, resultResponse, type Screened, screen } from "./direct.ts";
 import { buildTools, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
 
 /** The same name as the OpenAPI document's `info.title`. */
@@ -51,6 +50,7 @@ interface ToolRun {
   client: ClientInfo;
   idempotencyHeader: string | undefined;
   customerToken: () => string | undefined;
+  customerCookie: () => string | undefined;
 }
 
 /**
@@ -107,11 +107,16 @@ export class McpEndpoint {
         userAgent: client?.userAgent ?? request.headers.get("user-agent"),
       },
       idempotencyHeader: request.headers.get("idempotency-key") ?? undefined,
-      customerToken: () => request.headers.get(CUSTOMER_HEADER) ?? readCookie(request, CUSTOMER_COOKIE),
+      ...customerSessionOf(request),
     };
-    const screened = await screen(request, this.service.ctx.config.maxBodyBytes, (name) =>
-      this.tools.has(name),
-    );
+    let screened: Screened;
+    try {
+      screened = await screen(request, this.service.ctx.config.maxBodyBytes, (name) => this.tools.has(name));
+    } catch (error) {
+      // A body cut short, too large or nested too deep: an HTTP refusal, before any MCP message.
+      if (error instanceof ApiError) return refusal(error);
+      throw error;
+    }
     switch (screened.kind) {
       case "list": {
         let result: ListToolsResult;
@@ -207,6 +212,7 @@ export class McpEndpoint {
           client: run.client,
           idempotencyKey: meta ?? run.idempotencyHeader,
           customerToken: run.customerToken,
+          customerCookie: run.customerCookie,
         },
       );
       return { outcome };
@@ -250,16 +256,7 @@ function successJson(outcome: Outcome): string {
 
 /** Any refusal as a tool result the agent can read: `{error, code, status, details?}` with `isError`. */
 function failure(error: unknown, service: Service, requestId: string): CallToolResult {
-  let body: ErrorBody;
-  if (error instanceof ApiError) body = error.toBody();
-  else {
-    service.ctx.log.error("unhandled error", {
-      requestId,
-      error: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    });
-    body = { error: "Internal error", code: "INTERNAL", status: 500 };
-  }
+  const body = apiErrorOf(error, service.ctx, requestId).toBody();
   return {
     isError: true,
     content: [{ type: "text", text: JSON.stringify(body) }],

@@ -25,6 +25,3 @@ export function createMcpModule(options: McpOptions = {}): Module {
     },
   };
 }
-
-/** Without a grant lookup: agents see the tools their scopes allow (tests, apps without agents). */
-export const mcpModule: Module = createMcpModule();

@@ -60,7 +60,7 @@ export const AdminListOrdersQuery = Type.Object({
   ...PageQuery,
 });
 
-export interface OrderListFilter {
+interface OrderListFilter {
   /** Only this customer's orders (the storefront list). */
   customerId?: string;
   status?: string;

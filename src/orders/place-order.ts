@@ -8,6 +8,7 @@ import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import { type CheckoutPayments, manualPayments, type PaymentScope } from "./checkout-payments.ts";
+import { assertShopReturnUrl } from "./return-url.ts";
 import { addOrderEvent } from "./service.ts";
 import type { customers } from "./tables.ts";
 import { orderView } from "./view.ts";
@@ -114,6 +115,7 @@ export function placeOrder(
   if (chosen?.requires.includes("phone") && !phone) {
     throw refuse(`${chosen.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
   }
+  if (input.returnUrl !== undefined) assertShopReturnUrl(scope.app, tenant, input.returnUrl);
 
   // Stock: a conditional decrement per line; a line that cannot be served refuses the whole order.
   const taken = new Map<string, number>();

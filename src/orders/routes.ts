@@ -117,11 +117,11 @@ const paymentScope = (
   afterCommit: ctx.afterCommit,
 });
 
-/** Placing orders, storefront and admin orders, and the dashboard statistics drawn from them. */
-export function orderOperations(payments: CheckoutPayments = manualPayments): Operation[] {
-  // ---------------------------------------------------------------- storefront
+// ---------------------------------------------------------------- storefront
 
-  const placeOrderOp = defineOperation({
+/** Place-order, which starts a provider payment through `payments` when the shopper chose one. */
+function placeOrderOperation(payments: CheckoutPayments) {
+  return defineOperation({
     method: "POST",
     path: "/v1/carts/{id}/place-order",
     operationId: "placeOrder",
@@ -137,6 +137,7 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     status: 201,
     durable: true,
     idempotencyScope: cartIdempotencyScope,
+    answerHoldsSecret: true,
     errors: ["CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
     params: CartParams,
     body: PlaceOrderBody,
@@ -146,113 +147,116 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     // The provider answered after the commit (awaited work): show its payment page or reference.
     reload: ({ tenant }, placed) => ({ ...orderView(tenant, placed.id), accessToken: placed.accessToken }),
   });
+}
 
-  const listOrdersOp = defineOperation({
-    method: "GET",
-    path: "/v1/orders",
-    operationId: "listOrders",
-    summary: "The signed-in customer's orders, newest first",
-    description:
-      "Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. " +
-      "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
-    tag: ORDERS,
-    access: "storefront",
-    customerSession: "required",
-    list: true,
-    query: ListOrdersQuery,
-    response: OrderSummary,
-    handler: ({ tenant, customer, query }) => {
-      if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
-      const page = pageOf(query);
-      const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
-      return new Paged(items, page, total);
-    },
-  });
+const listOrdersOp = defineOperation({
+  method: "GET",
+  path: "/v1/orders",
+  operationId: "listOrders",
+  summary: "The signed-in customer's orders, newest first",
+  description:
+    "Needs a customer session (`customer_session` cookie or `x-customer-session` header); without one, 401. " +
+    "Each order is a summary; `GET /v1/orders/{id}` gives the full order.",
+  tag: ORDERS,
+  access: "storefront",
+  customerSession: "required",
+  list: true,
+  query: ListOrdersQuery,
+  response: OrderSummary,
+  handler: ({ tenant, customer, query }) => {
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Sign in to a customer account to see its orders");
+    const page = pageOf(query);
+    const { items, total } = listOrders(tenant, { customerId: customer.id }, page);
+    return new Paged(items, page, total);
+  },
+});
 
-  const getOrderOp = defineOperation({
-    method: "GET",
-    path: "/v1/orders/{id}",
-    operationId: "getOrder",
-    summary: "Get an order",
-    description:
-      "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
-      "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
-      "Anyone else gets 404.",
-    tag: ORDERS,
-    access: "storefront",
-    customerSession: "optional",
-    params: OrderIdParams,
-    query: GetOrderQuery,
-    response: Order,
-    examples: { response: orderExample },
-    handler: (ctx) => {
-      const { tenant, caller, params, query } = ctx;
-      const row = findReadableOrder(tenant, caller, params.id, query.token, () => ctx.customer);
-      return orderView(tenant, row.id);
-    },
-  });
+const getOrderOp = defineOperation({
+  method: "GET",
+  path: "/v1/orders/{id}",
+  operationId: "getOrder",
+  summary: "Get an order",
+  description:
+    "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
+    "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
+    "Anyone else gets 404.",
+  tag: ORDERS,
+  access: "storefront",
+  customerSession: "optional",
+  params: OrderIdParams,
+  query: GetOrderQuery,
+  response: Order,
+  examples: { response: orderExample },
+  handler: (ctx) => {
+    const { tenant, caller, params, query } = ctx;
+    const row = findReadableOrder(tenant, caller, params.id, query.token, () => ctx.customer);
+    return orderView(tenant, row.id);
+  },
+});
 
-  // ---------------------------------------------------------------- admin
+// ---------------------------------------------------------------- admin
 
-  const adminListOrdersOp = defineOperation({
-    method: "GET",
-    path: "/v1/admin/orders",
-    operationId: "adminListOrders",
-    summary: "List orders, newest first",
-    description:
-      "Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or " +
-      "of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. " +
-      "Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.",
-    tag: ADMIN_ORDERS,
-    access: "admin",
-    list: true,
-    query: AdminListOrdersQuery,
-    response: OrderSummary,
-    handler: ({ tenant, query }) => {
-      const page = pageOf(query);
-      const { page: _page, limit: _limit, ...filter } = query;
-      const { items, total } = listOrders(tenant, filter, page);
-      return new Paged(items, page, total);
-    },
-  });
+const adminListOrdersOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/orders",
+  operationId: "adminListOrders",
+  summary: "List orders, newest first",
+  description:
+    "Filters: `status`, `paymentStatus`, `fulfillmentStatus`, `query` (order number, or part of the email or " +
+    "of the customer's name), `from` (inclusive) and `to` (exclusive) on the time the order was placed. " +
+    "Each order is a summary; `GET /v1/admin/orders/{id}` gives the full order.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  list: true,
+  query: AdminListOrdersQuery,
+  response: OrderSummary,
+  handler: ({ tenant, query }) => {
+    const page = pageOf(query);
+    const { page: _page, limit: _limit, ...filter } = query;
+    const { items, total } = listOrders(tenant, filter, page);
+    return new Paged(items, page, total);
+  },
+});
 
-  const adminGetOrderOp = defineOperation({
-    method: "GET",
-    path: "/v1/admin/orders/{id}",
-    operationId: "adminGetOrder",
-    summary: "Get an order with its lines, refunds, fulfillments and events",
-    description:
-      "Any order of the store, including guest orders; the storefront's access rules do not apply to admin callers.",
-    tag: ADMIN_ORDERS,
-    access: "admin",
-    params: OrderIdParams,
-    response: Order,
-    handler: ({ tenant, params }) => orderView(tenant, params.id),
-  });
+const adminGetOrderOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/orders/{id}",
+  operationId: "adminGetOrder",
+  summary: "Get an order with its lines, refunds, fulfillments and events",
+  description:
+    "Any order of the store, including guest orders; the storefront's access rules do not apply to admin callers.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  params: OrderIdParams,
+  response: Order,
+  handler: ({ tenant, params }) => orderView(tenant, params.id),
+});
 
-  const adminFulfillOrderOp = defineOperation({
-    method: "POST",
-    path: "/v1/admin/orders/{id}/fulfill",
-    operationId: "adminFulfillOrder",
-    summary: "Fulfill an order (ship it)",
-    description:
-      "Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one " +
-      "(cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until " +
-      "marked paid. Any other state is a 409 naming it.",
-    tag: ADMIN_ORDERS,
-    access: "admin",
-    durable: true,
-    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-    params: OrderIdParams,
-    body: FulfillBody,
-    response: Order,
-    handler: ({ tenant, params, body }) => {
-      fulfillOrder(tenant, params.id, body);
-      return orderView(tenant, params.id);
-    },
-  });
+const adminFulfillOrderOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/orders/{id}/fulfill",
+  operationId: "adminFulfillOrder",
+  summary: "Fulfill an order (ship it)",
+  description:
+    "Allowed on an open, unfulfilled order that is paid, or whose payment method is a manual one " +
+    "(cash on delivery, bank transfer). The order is completed when paid; otherwise it stays open until " +
+    "marked paid. Any other state is a 409 naming it.",
+  tag: ADMIN_ORDERS,
+  access: "admin",
+  durable: true,
+  errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+  params: OrderIdParams,
+  body: FulfillBody,
+  response: Order,
+  handler: ({ tenant, params, body }) => {
+    fulfillOrder(tenant, params.id, body);
+    return orderView(tenant, params.id);
+  },
+});
 
-  const adminRefundOrderOp = defineOperation({
+/** The admin refund, which refunds through `payments` when the order was paid through a provider. */
+function adminRefundOrderOperation(payments: CheckoutPayments) {
+  return defineOperation({
     method: "POST",
     path: "/v1/admin/orders/{id}/refund",
     operationId: "adminRefundOrder",
@@ -280,9 +284,31 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
     },
     reload: ({ tenant, params }) => orderView(tenant, params.id),
   });
+}
 
-  const adminCancelOrderOp = defineOperation({
+/** An admin move without a body: a compare-and-set of `move` (service.ts), answered with the order after it. */
+function orderMoveOperation(
+  declared: { path: string; operationId: string; summary: string; description: string },
+  move: (tenant: TenantDb, orderId: string) => void,
+) {
+  return defineOperation({
     method: "POST",
+    ...declared,
+    tag: ADMIN_ORDERS,
+    access: "admin",
+    durable: true,
+    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
+    params: OrderIdParams,
+    response: Order,
+    handler: ({ tenant, params }) => {
+      move(tenant, params.id);
+      return orderView(tenant, params.id);
+    },
+  });
+}
+
+const adminCancelOrderOp = orderMoveOperation(
+  {
     path: "/v1/admin/orders/{id}/cancel",
     operationId: "adminCancelOrder",
     summary: "Cancel an unpaid (or fully refunded), unfulfilled order",
@@ -290,66 +316,52 @@ export function orderOperations(payments: CheckoutPayments = manualPayments): Op
       "Allowed on an open, unfulfilled order whose payment was not received or was refunded in full. Gives " +
       "its units back to stock (unless a refund already did) and its coupon use back to the coupon; it never " +
       "refunds. A paid or partially refunded order is refunded instead (409).",
-    tag: ADMIN_ORDERS,
-    access: "admin",
-    durable: true,
-    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-    params: OrderIdParams,
-    response: Order,
-    handler: ({ tenant, params }) => {
-      cancelOrder(tenant, params.id);
-      return orderView(tenant, params.id);
-    },
-  });
+  },
+  cancelOrder,
+);
 
-  const adminMarkOrderPaidOp = defineOperation({
-    method: "POST",
+const adminMarkOrderPaidOp = orderMoveOperation(
+  {
     path: "/v1/admin/orders/{id}/mark-paid",
     operationId: "adminMarkOrderPaid",
     summary: "Mark an order paid by a manual payment method",
     description:
       "For bank transfers and cash on delivery: allowed on an open order whose manual payment is pending. " +
       "An order already fulfilled is completed.",
-    tag: ADMIN_ORDERS,
-    access: "admin",
-    durable: true,
-    errors: ["CONFLICT", "IDEMPOTENCY_CONFLICT"],
-    params: OrderIdParams,
-    response: Order,
-    handler: ({ tenant, params }) => {
-      markOrderPaid(tenant, params.id);
-      return orderView(tenant, params.id);
-    },
-  });
+  },
+  markOrderPaid,
+);
 
-  // ---------------------------------------------------------------- admin: dashboard
+// ---------------------------------------------------------------- admin: dashboard
 
-  const adminDashboardStatsOp = defineOperation({
-    method: "GET",
-    path: "/v1/admin/dashboard/stats",
-    operationId: "adminDashboardStats",
-    summary: "Dashboard statistics over a date range",
-    description:
-      `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
-      `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
-      "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
-      "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
-      "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
-    tag: ADMIN_DASHBOARD,
-    access: "admin",
-    query: StatsQuery,
-    response: DashboardStats,
-    handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
-  });
+const adminDashboardStatsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/dashboard/stats",
+  operationId: "adminDashboardStats",
+  summary: "Dashboard statistics over a date range",
+  description:
+    `\`from\`/\`to\` (ISO 8601, the range is [from, to)) default to the last 30 days; \`to\` must be after ` +
+    `\`from\` and the range at most ${MAX_RANGE_DAYS} days (else 400). Revenue is Σ(total − refunded) of ` +
+    "orders placed in the range whose payment was taken; ordersCount counts those not cancelled; " +
+    "averageOrderValue = revenue ÷ paid orders (half away from zero). Stock, products, customersCount and " +
+    "the awaiting counts are the state now. salesByDay lists every UTC day of the range.",
+  tag: ADMIN_DASHBOARD,
+  access: "admin",
+  query: StatsQuery,
+  response: DashboardStats,
+  handler: ({ tenant, query }) => dashboardStats(tenant, statsRange(query)),
+});
 
+/** Placing orders, storefront and admin orders, and the dashboard statistics drawn from them. */
+export function orderOperations(payments: CheckoutPayments = manualPayments): Operation[] {
   return [
-    placeOrderOp,
+    placeOrderOperation(payments),
     listOrdersOp,
     getOrderOp,
     adminListOrdersOp,
     adminGetOrderOp,
     adminFulfillOrderOp,
-    adminRefundOrderOp,
+    adminRefundOrderOperation(payments),
     adminCancelOrderOp,
     adminMarkOrderPaidOp,
     adminDashboardStatsOp,

@@ -54,6 +54,25 @@ export const OrderPayment = named(
     amount: Type.Integer({ description: "Minor units, in the order's currency" }),
     expiresAt: Type.Optional(Timestamp),
     action: Type.Optional(PaymentAction),
+    error: Type.Optional(
+      Type.String({
+        description:
+          "Present when the provider was asked for this payment and did not open it (it could not be reached " +
+          "or refused): nothing was charged and there is no `action`; `retry` says how to ask again",
+      }),
+    ),
+    retry: Type.Optional(
+      Type.Object(
+        {
+          operationId: Type.Literal("retryOrderPayment"),
+          method: Type.Literal("POST"),
+          path: Type.String({
+            description: "`/v1/orders/{id}/payment` (a guest adds `?token=<accessToken>`)",
+          }),
+        },
+        { description: "The operation that asks the provider again; present with `error`" },
+      ),
+    ),
   }),
 );
 
@@ -92,8 +111,9 @@ export const Order = named(
     totals: OrderTotals,
     payment: Type.Union([OrderPayment, Type.Null()], {
       description:
-        "The latest payment attempt and what the shopper must do next (`action`); no `action` while the " +
-        "provider has not answered yet (retry with POST /v1/orders/{id}/payment)",
+        "The latest payment attempt and what the shopper must do next (`action`). When the provider call " +
+        "failed, `status` stays `created`, there is no `action`, and `error` and `retry` (POST " +
+        "/v1/orders/{id}/payment) say so",
     }),
     payments: Type.Array(OrderPayment, { description: "Every payment attempt, oldest first" }),
     paymentFlags: Type.Array(Type.String(), {
@@ -143,7 +163,9 @@ export const PlaceOrderBody = Body({
       min: 1,
       max: 2000,
       pattern: "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][^\\s]*)?$",
-      description: "Where a redirect payment (card) sends the shopper back to",
+      description:
+        "Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified " +
+        "domain or its platform host) or an origin of its `allowedOrigins`, else a 422",
     }),
   ),
   note: Type.Optional(Text({ max: 2000, multiline: true })),

@@ -34,10 +34,10 @@ const parsePaymentMethod = (row: OrderRow): OrderPaymentMethod | null =>
   parseJsonOrNull<OrderPaymentMethod>(row.payment_method);
 
 /** Whether the order is paid through a manual method (bank transfer, cash on delivery). */
-export const isManualPayment = (row: OrderRow): boolean => parsePaymentMethod(row)?.provider === "manual";
+const isManualPayment = (row: OrderRow): boolean => parsePaymentMethod(row)?.provider === "manual";
 
 /** `open / paid / unfulfilled`: the three states of an order, as conflict messages name them. */
-export const orderState = (row: OrderRow): string =>
+const orderState = (row: OrderRow): string =>
   `${row.status} / ${row.payment_status} / ${row.fulfillment_status}`;
 
 function conflict(action: string, row: OrderRow, why: string): ApiError {
@@ -186,7 +186,7 @@ export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
 
 // ---------------------------------------------------------------- fulfill
 
-export interface FulfillInput {
+interface FulfillInput {
   carrier?: string;
   trackingNumber?: string;
   trackingUrl?: string;
@@ -232,7 +232,7 @@ export function fulfillOrder(tenant: TenantDb, orderId: string, input: FulfillIn
 
 // ---------------------------------------------------------------- refund
 
-export interface RefundInput {
+interface RefundInput {
   /** Minor units; defaults to what is left to refund. */
   amount?: number;
   reason?: string;
@@ -245,11 +245,11 @@ export interface RefundInput {
  * checkout-payments.ts); without it they are refused with a 422, and only manual payment methods
  * refund immediately.
  */
-export interface ProviderRefunds {
+interface ProviderRefunds {
   requestProviderRefund(request: ProviderRefundRequest): ProviderRefundResult;
 }
 
-export const unavailableProviderRefunds: ProviderRefunds = {
+const unavailableProviderRefunds: ProviderRefunds = {
   requestProviderRefund(request) {
     throw new ApiError(
       "UNPROCESSABLE",
@@ -259,7 +259,7 @@ export const unavailableProviderRefunds: ProviderRefunds = {
   },
 };
 
-export interface RefundResult {
+interface RefundResult {
   refundId: string;
   amount: number;
   status: "pending" | "succeeded";

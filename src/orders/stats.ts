@@ -23,10 +23,10 @@ import type { orderItems, orders } from "./tables.ts";
 //   ordersCount and revenue (so the days add up to them).
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_RANGE_DAYS = 30;
+const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 366;
 
-export interface StatsRange {
+interface StatsRange {
   from: number;
   to: number;
 }
@@ -58,13 +58,9 @@ export const CAPTURED_PAYMENT_SQL = "('paid', 'partially_refunded', 'refunded')"
 
 const CAPTURED = `payment_status IN ${CAPTURED_PAYMENT_SQL}`;
 
-export function dashboardStats(tenant: TenantDb, range: StatsRange) {
-  const db = tenant.sqlite;
-  const store = getStore(tenant);
-  const m = (amount: number) => money(amount, store.currency);
-  const { from, to } = range;
-
-  const totals = db
+/** Orders placed in the range: those not cancelled, the revenue kept, and how many paid for it. */
+function rangeTotals(tenant: TenantDb, { from, to }: StatsRange) {
+  return tenant.sqlite
     .query(
       `SELECT count(CASE WHEN status <> 'cancelled' THEN 1 END) AS orders_count,
               coalesce(sum(CASE WHEN ${CAPTURED} THEN total - refunded END), 0) AS revenue,
@@ -72,23 +68,32 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
          FROM orders WHERE placed_at >= ? AND placed_at < ?`,
     )
     .get(from, to) as { orders_count: number; revenue: number; paid_count: number };
+}
 
-  const customers = db
+/** All customers, and those created in the range. */
+function customerCounts(tenant: TenantDb, { from, to }: StatsRange) {
+  return tenant.sqlite
     .query(
       `SELECT count(*) AS total, count(CASE WHEN created_at >= ? AND created_at < ? THEN 1 END) AS new
          FROM customers`,
     )
     .get(from, to) as { total: number; new: number };
+}
 
-  const catalog = db
+/** Active products, and their tracked variants at or below the low-stock threshold, now. */
+function catalogCounts(tenant: TenantDb, lowStockThreshold: number) {
+  return tenant.sqlite
     .query(
       `SELECT (SELECT count(*) FROM products WHERE status = 'active') AS products,
               (SELECT count(*) FROM variants v JOIN products p ON p.id = v.product_id
                 WHERE p.status = 'active' AND v.tracked = 1 AND v.on_hand <= ?) AS low_stock`,
     )
-    .get(store.lowStockThreshold) as { products: number; low_stock: number };
+    .get(lowStockThreshold) as { products: number; low_stock: number };
+}
 
-  const awaiting = db
+/** Open orders waiting for their payment, and those ready to ship, now. */
+function awaitingCounts(tenant: TenantDb) {
+  return tenant.sqlite
     .query(
       `SELECT count(CASE WHEN payment_status IN ('pending', 'processing') THEN 1 END) AS payment,
               count(CASE WHEN fulfillment_status = 'unfulfilled'
@@ -97,10 +102,15 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
          FROM orders WHERE status = 'open'`,
     )
     .get() as { payment: number; fulfillment: number };
+}
 
+type Money = ReturnType<typeof money>;
+
+/** The five products sold for the most in the range's non-cancelled orders. */
+function topProducts(tenant: TenantDb, { from, to }: StatsRange, m: (amount: number) => Money) {
   // One max() aggregate: SQLite takes the bare product_name from the row of the latest order, the
   // name the product was last sold under (used when the product no longer exists).
-  const top = db
+  const rows = tenant.sqlite
     .query(
       `SELECT i.product_id, sum(i.quantity) AS quantity, sum(i.total) AS revenue,
               max(o.placed_at) AS last_sold, i.product_name AS sold_name, p.name AS current_name
@@ -120,8 +130,17 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
     /** Null when the product no longer exists (LEFT JOIN). */
     current_name: Row<typeof products>["name"] | null;
   })[];
+  return rows.map((row) => ({
+    productId: row.product_id,
+    name: JSON.parse(row.current_name ?? row.sold_name) as Localized,
+    quantity: row.quantity,
+    revenue: m(row.revenue),
+  }));
+}
 
-  const days = db
+/** Every UTC day the range touches, days without orders included. */
+function salesByDay(tenant: TenantDb, { from, to }: StatsRange, m: (amount: number) => Money) {
+  const days = tenant.sqlite
     .query(
       `SELECT placed_at / ${DAY_MS} AS day,
               count(CASE WHEN status <> 'cancelled' THEN 1 END) AS orders,
@@ -131,19 +150,28 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
     )
     .all(from, to) as { day: number; orders: number; revenue: number }[];
   const byDay = new Map(days.map((d) => [d.day, d]));
-  const salesByDay: { date: string; orders: number; revenue: { amount: number; currency: string } }[] = [];
+  const sales: { date: string; orders: number; revenue: Money }[] = [];
   for (let day = Math.floor(from / DAY_MS); day <= Math.floor((to - 1) / DAY_MS); day++) {
     const found = byDay.get(day);
-    salesByDay.push({
+    sales.push({
       date: iso(day * DAY_MS).slice(0, 10),
       orders: found?.orders ?? 0,
       revenue: m(found?.revenue ?? 0),
     });
   }
+  return sales;
+}
 
+export function dashboardStats(tenant: TenantDb, range: StatsRange) {
+  const store = getStore(tenant);
+  const m = (amount: number) => money(amount, store.currency);
+  const totals = rangeTotals(tenant, range);
+  const customers = customerCounts(tenant, range);
+  const catalog = catalogCounts(tenant, store.lowStockThreshold);
+  const awaiting = awaitingCounts(tenant);
   return {
-    from: iso(from),
-    to: iso(to),
+    from: iso(range.from),
+    to: iso(range.to),
     revenue: m(totals.revenue),
     ordersCount: totals.orders_count,
     averageOrderValue: m(totals.paid_count === 0 ? 0 : divideRounded(totals.revenue, totals.paid_count)),
@@ -153,12 +181,7 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
     lowStockVariants: catalog.low_stock,
     ordersAwaitingPayment: awaiting.payment,
     ordersAwaitingFulfillment: awaiting.fulfillment,
-    topProducts: top.map((row) => ({
-      productId: row.product_id,
-      name: JSON.parse(row.current_name ?? row.sold_name) as Localized,
-      quantity: row.quantity,
-      revenue: m(row.revenue),
-    })),
-    salesByDay,
+    topProducts: topProducts(tenant, range, m),
+    salesByDay: salesByDay(tenant, range, m),
   };
 }

@@ -84,6 +84,16 @@ export interface OrderPayment {
   amount: number;
   expiresAt?: string;
   action?: PaymentAction;
+  /** Set while the provider has not opened this payment after being asked (with `retry`). */
+  error?: string;
+  retry?: PaymentRetry;
+}
+
+/** The operation that asks the provider again for a payment that did not start. */
+export interface PaymentRetry {
+  operationId: "retryOrderPayment";
+  method: "POST";
+  path: string;
 }
 
 /** Why payment events cancelled an order; `merchant` for the admin cancel. */

@@ -1,5 +1,6 @@
 import type { AppContext } from "../app-context.ts";
 import { dueTimes, lowerDueTime, storeDueTime } from "../db/due-times.ts";
+import { immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
@@ -75,6 +76,10 @@ function actionOf(row: AttemptRow): PaymentAction | undefined {
   return undefined;
 }
 
+/** The provider was asked for this payment and did not open it (unreachable, or it refused). */
+const startFailed = (row: AttemptRow) =>
+  row.status === "created" && row.provider_ref === null && row.last_error !== null;
+
 export function attemptView(row: AttemptRow): OrderPayment {
   const view: OrderPayment = {
     attemptId: row.id,
@@ -86,7 +91,32 @@ export function attemptView(row: AttemptRow): OrderPayment {
   };
   const action = actionOf(row);
   if (action) view.action = action;
+  if (startFailed(row)) {
+    // What the provider said stays in the logs: the shopper learns only that nothing started.
+    view.error =
+      "The payment did not start: the payment provider could not be reached or refused it. Nothing was charged.";
+    view.retry = {
+      operationId: "retryOrderPayment",
+      method: "POST",
+      path: `/v1/orders/${row.order_id}/payment`,
+    };
+  }
   return view;
+}
+
+/**
+ * The provider call opening this attempt failed: kept on the attempt (and the order's payments) until
+ * a later call succeeds, so every read of the order says the payment did not start and how to retry.
+ */
+export function noteStartFailure(tenant: TenantDb, attemptId: string, message: string, now: number): void {
+  immediately(tenant.sqlite, () => {
+    const { changes } = tenant.sqlite
+      .query(
+        "UPDATE payment_attempts SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'created' AND provider_ref IS NULL",
+      )
+      .run(message.slice(0, 200), now, attemptId);
+    if (changes === 1) syncOrderPayments(tenant, findAttempt(tenant, attemptId)!.order_id);
+  });
 }
 
 /** Writes the order's `payments` (every attempt as shown) after an attempt changed. */

@@ -8,7 +8,6 @@ import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
-import { iso } from "../lib/time.ts";
 import type {
   CheckoutPayments,
   OrderToPay,
@@ -26,10 +25,11 @@ import {
   findAttempt,
   instructionsOf,
   noteDeadline,
+  noteStartFailure,
   orderAttempts,
   syncOrderPayments,
 } from "./attempts.ts";
-import { createEasypayRefund, createSingle } from "./easypay.ts";
+import { createEasypayRefund, createSingle, easypayTime, parseEasypayTime } from "./easypay.ts";
 import type { Task } from "./fields.ts";
 import { ProviderError } from "./http.ts";
 import { createMbWayRequest, createMultibancoReference } from "./ifthenpay.ts";
@@ -251,13 +251,12 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
   if (order.status === "cancelled") return;
   const now = nowOf(app);
   const description = `Order #${order.number}`;
-  const creds = credentialsFor(app, tenant, attempt, attempt.method as Task);
-  const f = creds.fields;
   const instructions = instructionsOf(attempt);
   let providerRef: string;
   let providerRef2 = attempt.provider_ref2;
   let expiresAt = attempt.expires_at;
   try {
+    const f = credentialsFor(app, tenant, attempt, attempt.method as Task).fields;
     if (attempt.provider === "stripe") {
       // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
       if (expiresAt < now + 31 * MINUTE) expiresAt = now + STRIPE_SESSION_MS;
@@ -339,6 +338,8 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
       if (attempt.method === "multibanco") {
         instructions.entity = single.method?.entity === undefined ? undefined : String(single.method.entity);
         instructions.reference = single.method?.reference?.replace(/\s/g, "");
+        // Easypay decides how long the reference stays payable: its answer is the attempt's expiry.
+        expiresAt = parseEasypayTime(single.expiration_time) ?? expiresAt;
       } else expiresAt = Math.max(expiresAt, now + MBWAY_WINDOW_MS);
     }
   } catch (error) {
@@ -349,6 +350,7 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
       attempt: attempt.id,
       error: message,
     });
+    noteStartFailure(tenant, attempt.id, message, nowOf(app));
     throw error instanceof ProviderError ? new Error(message) : error;
   }
   durably(tenant.sqlite, () => {
@@ -356,7 +358,7 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
     if (!current || current.provider_ref !== null) return;
     tenant.sqlite
       .query(
-        "UPDATE payment_attempts SET provider_ref = ?, provider_ref2 = ?, instructions = ?, expires_at = ?, updated_at = ? WHERE id = ?",
+        "UPDATE payment_attempts SET provider_ref = ?, provider_ref2 = ?, instructions = ?, expires_at = ?, last_error = NULL, updated_at = ? WHERE id = ?",
       )
       .run(providerRef, providerRef2, JSON.stringify(instructions), expiresAt, nowOf(app), attempt.id);
     syncOrderPayments(tenant, attempt.order_id);
@@ -365,9 +367,6 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
     noteDeadline(app, tenant.orgId, updated);
   });
 }
-
-/** Easypay's `YYYY-MM-DD HH:mm` (UTC). */
-const easypayTime = (ms: number) => iso(ms).slice(0, 16).replace("T", " ");
 
 // ---------------------------------------------------------------- refunds
 

@@ -1,4 +1,6 @@
 import type { AppContext } from "../app-context.ts";
+import { checkJsonDepth } from "../core/body.ts";
+import { iso } from "../lib/time.ts";
 import { type ProviderCall, providerFetch } from "./http.ts";
 import { sameSecret } from "./ifthenpay.ts";
 import type { Fields } from "./integrations.ts";
@@ -42,8 +44,10 @@ export interface EasypayNotification {
 }
 
 export function parseEasypayNotification(body: Uint8Array): EasypayNotification | null {
+  const text = Buffer.from(body).toString("utf8");
+  checkJsonDepth(text);
   try {
-    const value = JSON.parse(Buffer.from(body).toString("utf8")) as Record<string, unknown>;
+    const value = JSON.parse(text) as Record<string, unknown>;
     if (typeof value?.id !== "string" || value.id === "" || typeof value.type !== "string") return null;
     return {
       id: value.id,
@@ -69,6 +73,19 @@ export interface EasypaySingle {
 /** Decimal euros → minor units (rounded). */
 export const minorOf = (value: number) => Math.round(value * 100);
 
+/** Easypay's `YYYY-MM-DD HH:mm`, written in UTC (the service reads its answers back the same way). */
+export const easypayTime = (ms: number) => iso(ms).slice(0, 16).replace("T", " ");
+
+/** Easypay's `expiration_time` (`YYYY-MM-DD HH:mm`, optional seconds) as epoch ms in UTC, or null. */
+export function parseEasypayTime(text: string | undefined): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text ?? "");
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
+  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  // Date.UTC rolls 2026-02-30 over into March: such a time is not one Easypay meant.
+  return easypayTime(ms) === `${match[1]}-${match[2]}-${match[3]} ${match[4]}:${match[5]}` ? ms : null;
+}
+
 export async function fetchSingle(
   app: AppContext,
   fields: Fields,
@@ -91,6 +108,14 @@ export async function fetchRefund(
     status: string;
     value?: number;
   };
+}
+
+/**
+ * Checks an account's credentials with the cheapest authenticated call Easypay documents (one page
+ * of one payment from its payments report). Easypay answers 403 to unknown or blocked credentials.
+ */
+export async function checkEasypayCredentials(app: AppContext, fields: Fields): Promise<void> {
+  await providerFetch(call(app, fields), "GET", "/2.0/single?page=1&records_per_page=1");
 }
 
 export async function createSingle(

@@ -4,7 +4,7 @@ import type { Provider } from "./tables.ts";
 // The settings each provider takes: which are secret, their rules, and the environment variable a
 // tenant without settings of its own falls back to.
 
-export interface FieldSpec {
+interface FieldSpec {
   name: string;
   secret: boolean;
   /** Why a value is refused, or null when it is valid. */

@@ -24,10 +24,9 @@ export function parseEuroAmount(text: string): number | null {
 }
 
 /** Minor units → `"12.30"`. */
-export const euroText = (minor: number) =>
-  `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+const euroText = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
 
-export interface IfthenpayCallback {
+interface IfthenpayCallback {
   key?: string;
   orderId?: string;
   amount?: string;
@@ -74,7 +73,7 @@ export function readIfthenpayCallback(c: IfthenpayCallback, attempt: AttemptRow 
 
 const call = (base: string): ProviderCall => ({ base, headers: {}, timeoutMs: 10_000 });
 
-export interface MultibancoReference {
+interface MultibancoReference {
   requestId: string;
   entity: string;
   reference: string;

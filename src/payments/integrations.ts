@@ -220,6 +220,24 @@ const invalid = (details: { path: string; message: string }[]) =>
     details,
   );
 
+/** Refuses (400) unknown fields, rule violations and `null` for a field that is not a secret. */
+export function checkFields(provider: Provider, fields: Record<string, unknown>): void {
+  const specs = new Map(FIELDS[provider].map((spec) => [spec.name, spec]));
+  const problems: { path: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    const spec = specs.get(name);
+    if (!spec) problems.push({ path: `/body/fields/${name}`, message: "is not a field of this provider" });
+    else if (value === null) {
+      if (!spec.secret)
+        problems.push({ path: `/body/fields/${name}`, message: "only secrets are cleared with null" });
+    } else {
+      const why = spec.check(value);
+      if (why) problems.push({ path: `/body/fields/${name}`, message: why });
+    }
+  }
+  if (problems.length > 0) throw invalid(problems);
+}
+
 /**
  * Creates or replaces a provider's row. Secrets: a string sets, null clears, omission keeps.
  * Non-secret fields are replaced as given. Refuses unknown fields, rule violations and Stripe keys
@@ -233,20 +251,8 @@ export function putIntegration(
   updatedBy: string,
   at = Date.now(),
 ): { created: boolean } {
+  checkFields(provider, input.fields);
   const specs = new Map(FIELDS[provider].map((spec) => [spec.name, spec]));
-  const problems: { path: string; message: string }[] = [];
-  for (const [name, value] of Object.entries(input.fields)) {
-    const spec = specs.get(name);
-    if (!spec) problems.push({ path: `/body/fields/${name}`, message: "is not a field of this provider" });
-    else if (value === null) {
-      if (!spec.secret)
-        problems.push({ path: `/body/fields/${name}`, message: "only secrets are cleared with null" });
-    } else {
-      const why = spec.check(value);
-      if (why) problems.push({ path: `/body/fields/${name}`, message: why });
-    }
-  }
-  if (problems.length > 0) throw invalid(problems);
 
   const row = configRow(tenant, provider);
   const ring = keyringOf(app);

@@ -147,6 +147,95 @@ function setAttempt(
     .run(...args, now, id);
 }
 
+const stale = (why: string): Applied => ({ outcome: "stale", reason: why, note: why });
+
+/** A payment taken: the attempt succeeds, unless it contradicts the attempt, pays twice or comes after a cancel. */
+function applySucceeded(
+  tenant: TenantDb,
+  o: Extract<PaymentOutcome, { kind: "SUCCEEDED" }>,
+  attempt: AttemptRow,
+  now: number,
+): Applied {
+  if (attempt.status === "succeeded" || attempt.status === "mismatch")
+    return stale(`already ${attempt.status}`);
+  if (o.forceMismatch || o.amount !== attempt.amount || o.currency.toUpperCase() !== attempt.currency) {
+    setAttempt(
+      tenant,
+      attempt.id,
+      "status = 'mismatch', received_amount = ?, received_currency = ?",
+      [o.amount, o.currency.toUpperCase()],
+      now,
+    );
+    addFlags(tenant, attempt.order_id, ["amount_mismatch"]);
+    return {
+      outcome: "flagged",
+      reason: "amount_mismatch",
+      note: `payment of ${formatAmount(o.amount, o.currency.toUpperCase())} does not match ${formatAmount(attempt.amount, attempt.currency)}; not marked paid`,
+    };
+  }
+  const others = orderAttempts(tenant, attempt.order_id).some(
+    (a) => a.id !== attempt.id && a.status === "succeeded",
+  );
+  setAttempt(tenant, attempt.id, "status = 'succeeded'", [], now);
+  const paid = `paid ${formatAmount(o.amount, attempt.currency)}`;
+  if (others) {
+    addFlags(tenant, attempt.order_id, ["duplicate_payment"]);
+    return {
+      outcome: "flagged",
+      reason: "duplicate_payment",
+      note: `${paid}, a second payment of this order`,
+    };
+  }
+  const order = findOrderRow(tenant, attempt.order_id);
+  if (order.status === "cancelled") return paidAfterCancel(tenant, order.id, paid, now);
+  return { outcome: "applied", note: paid };
+}
+
+/** A cancelled order paid after all: re-opened when its stock can be taken again, else to be refunded. */
+function paidAfterCancel(tenant: TenantDb, orderId: string, paid: string, now: number): Applied {
+  if (retakeStock(tenant, orderId)) {
+    tenant.sqlite
+      .query(
+        "UPDATE orders SET status = 'open', cancelled_at = NULL, cancel_reason = NULL, updated_at = ? WHERE id = ?",
+      )
+      .run(now, orderId);
+    addFlags(tenant, orderId, ["paid_after_cancel", "reopened_after_payment"]);
+    return {
+      outcome: "flagged",
+      reason: "paid_after_cancel",
+      note: `${paid} after the order was cancelled; re-opened, stock taken again`,
+    };
+  }
+  addFlags(tenant, orderId, ["paid_after_cancel", "refund_required"]);
+  return {
+    outcome: "flagged",
+    reason: "paid_after_cancel",
+    note: `${paid} after the order was cancelled; its stock is gone, so it stays cancelled and must be refunded`,
+  };
+}
+
+/** A payment that failed for good or expired: the attempt ends, and the order with it when nothing else can pay it. */
+function applyEnded(
+  tenant: TenantDb,
+  o: Extract<PaymentOutcome, { kind: "FAILED_FINAL" | "EXPIRED" }>,
+  attempt: AttemptRow,
+  now: number,
+): Applied {
+  if (TERMINAL_FOR_FAILURE.has(attempt.status)) return stale(`already ${attempt.status}`);
+  const failed = o.kind === "FAILED_FINAL";
+  const error = failed ? (o.error ?? null) : (o.reason ?? null);
+  setAttempt(
+    tenant,
+    attempt.id,
+    "status = ?, last_error = coalesce(?, last_error)",
+    [failed ? "failed" : "expired", error],
+    now,
+  );
+  const closed = closeIfNothingLeft(tenant, attempt, failed ? "failed" : "expired", now);
+  const what = failed ? "payment failed" : "payment expired";
+  return { outcome: "applied", note: closed ? `${what}; order cancelled, stock released` : what };
+}
+
 function applyOutcome(
   tenant: TenantDb,
   provider: Provider,
@@ -154,72 +243,15 @@ function applyOutcome(
   attempt: AttemptRow,
   now: number,
 ): Applied {
-  const stale = (why: string): Applied => ({ outcome: "stale", reason: why, note: why });
   switch (o.kind) {
-    case "SUCCEEDED": {
-      if (attempt.status === "succeeded" || attempt.status === "mismatch")
-        return stale(`already ${attempt.status}`);
-      if (o.forceMismatch || o.amount !== attempt.amount || o.currency.toUpperCase() !== attempt.currency) {
-        setAttempt(
-          tenant,
-          attempt.id,
-          "status = 'mismatch', received_amount = ?, received_currency = ?",
-          [o.amount, o.currency.toUpperCase()],
-          now,
-        );
-        addFlags(tenant, attempt.order_id, ["amount_mismatch"]);
-        return {
-          outcome: "flagged",
-          reason: "amount_mismatch",
-          note: `payment of ${formatAmount(o.amount, o.currency.toUpperCase())} does not match ${formatAmount(attempt.amount, attempt.currency)}; not marked paid`,
-        };
-      }
-      const others = orderAttempts(tenant, attempt.order_id).some(
-        (a) => a.id !== attempt.id && a.status === "succeeded",
-      );
-      setAttempt(tenant, attempt.id, "status = 'succeeded'", [], now);
-      const paid = `paid ${formatAmount(o.amount, attempt.currency)}`;
-      if (others) {
-        addFlags(tenant, attempt.order_id, ["duplicate_payment"]);
-        return {
-          outcome: "flagged",
-          reason: "duplicate_payment",
-          note: `${paid}, a second payment of this order`,
-        };
-      }
-      const order = findOrderRow(tenant, attempt.order_id);
-      if (order.status === "cancelled") {
-        if (retakeStock(tenant, order.id)) {
-          tenant.sqlite
-            .query(
-              "UPDATE orders SET status = 'open', cancelled_at = NULL, cancel_reason = NULL, updated_at = ? WHERE id = ?",
-            )
-            .run(now, order.id);
-          addFlags(tenant, order.id, ["paid_after_cancel", "reopened_after_payment"]);
-          return {
-            outcome: "flagged",
-            reason: "paid_after_cancel",
-            note: `${paid} after the order was cancelled; re-opened, stock taken again`,
-          };
-        }
-        addFlags(tenant, order.id, ["paid_after_cancel", "refund_required"]);
-        return {
-          outcome: "flagged",
-          reason: "paid_after_cancel",
-          note: `${paid} after the order was cancelled; its stock is gone, so it stays cancelled and must be refunded`,
-        };
-      }
-      return { outcome: "applied", note: paid };
-    }
+    case "SUCCEEDED":
+      return applySucceeded(tenant, o, attempt, now);
     case "PROCESSING":
     case "AUTHORIZED": {
       if (TERMINAL_FOR_FAILURE.has(attempt.status)) return stale(`already ${attempt.status}`);
       const status = o.kind === "PROCESSING" ? "processing" : "authorized";
       setAttempt(tenant, attempt.id, "status = ?", [status], now);
-      return {
-        outcome: "applied",
-        note: status === "processing" ? "payment processing" : "payment authorized",
-      };
+      return { outcome: "applied", note: `payment ${status}` };
     }
     case "FAILED_RETRYABLE": {
       if (TERMINAL_FOR_FAILURE.has(attempt.status)) return stale(`already ${attempt.status}`);
@@ -227,21 +259,8 @@ function applyOutcome(
       return { outcome: "applied", note: `payment failed (${o.error}); the shopper may try again` };
     }
     case "FAILED_FINAL":
-    case "EXPIRED": {
-      if (TERMINAL_FOR_FAILURE.has(attempt.status)) return stale(`already ${attempt.status}`);
-      const failed = o.kind === "FAILED_FINAL";
-      const error = failed ? (o.error ?? null) : (o.reason ?? null);
-      setAttempt(
-        tenant,
-        attempt.id,
-        "status = ?, last_error = coalesce(?, last_error)",
-        [failed ? "failed" : "expired", error],
-        now,
-      );
-      const closed = closeIfNothingLeft(tenant, attempt, failed ? "failed" : "expired", now);
-      const what = failed ? "payment failed" : "payment expired";
-      return { outcome: "applied", note: closed ? `${what}; order cancelled, stock released` : what };
-    }
+    case "EXPIRED":
+      return applyEnded(tenant, o, attempt, now);
     case "REFUND_SYNC": {
       for (const report of o.refunds) syncRefund(tenant, attempt, report, provider, now);
       if (o.refundedSeen !== undefined && o.refundedSeen > attempt.refunded_seen) {
@@ -390,7 +409,9 @@ export function recompute(tenant: TenantDb, orderId: string, now: number): void 
     status = order.cancel_reason;
   else {
     const latest = attempts.at(-1)!;
-    status = latest.last_error !== null && !TERMINAL_FOR_FAILURE.has(latest.status) ? "failed" : "pending";
+    // A payment the provider never opened (its start failed) is still pending: it is retried.
+    const triedAndFailed = latest.last_error !== null && latest.provider_ref !== null;
+    status = triedAndFailed && !TERMINAL_FOR_FAILURE.has(latest.status) ? "failed" : "pending";
   }
   const shownRefunded = Math.min(refunded, order.total);
   const paidAt = paid > 0 ? (order.paid_at ?? now) : order.paid_at;

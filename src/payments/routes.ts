@@ -1,9 +1,9 @@
-import { Type } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
 import { requireManager } from "../auth/service.ts";
 import { CartParams, PaymentMethod } from "../cart/schema.ts";
-import { loadPricedCart } from "../cart/service.ts";
-import { ApiError, notFound } from "../core/errors.ts";
+import { readPricedCart } from "../cart/service.ts";
+import { ApiError, type ErrorCode, notFound } from "../core/errors.ts";
 import { type Caller, defineOperation, type Operation, Reply } from "../core/operation.ts";
 import { Body, Nullable, named, Text, Timestamp } from "../core/schemas.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
@@ -13,8 +13,10 @@ import { Order } from "../orders/schema.ts";
 import { orderView } from "../orders/view.ts";
 import { attemptByRef, findAttempt, instructionsOf, orderAttempts } from "./attempts.ts";
 import { createAttempt, paymentMethods, START_JOB } from "./checkout.ts";
+import { checkWithProvider } from "./credential-check.ts";
 import { ProviderError } from "./http.ts";
 import {
+  checkFields,
   deleteIntegration,
   integrationEntry,
   isProvider,
@@ -25,6 +27,16 @@ import { reconcileInTransaction } from "./reconcile.ts";
 import { nowOf } from "./state.ts";
 import { retrieveCheckoutSession } from "./stripe.ts";
 import { PROVIDERS, type Provider } from "./tables.ts";
+import {
+  type Delivery,
+  settle,
+  tenantOfVerified,
+  type Verified,
+  verifyApiDelivery,
+  verifyIngressDelivery,
+  WEBHOOK_ERRORS,
+  WebhookAnswer,
+} from "./webhooks.ts";
 
 const ADMIN_TAG = "Admin: payment integrations";
 
@@ -121,19 +133,30 @@ const putIntegrationOp = defineOperation({
   description:
     "Secret fields are stored encrypted and never returned. A secret given a string is set, `null` clears it, " +
     "omitting it keeps it; non-secret fields are replaced as given. Unknown fields, invalid values and Stripe keys " +
-    "of different modes (test/live) are a 400 and nothing is stored. Once a store has settings for a provider, " +
-    "only they are used for it (delete them to go back to the operator's).",
+    "of different modes (test/live) are a 400 and nothing is stored. New credentials are checked with the provider " +
+    "before anything is stored (Stripe: a `secretKey` sent; Easypay: an `accountId` sent, with its API key): a " +
+    "refusal is a 422 UNPROCESSABLE naming the provider, details at the fields; a provider that cannot be reached is " +
+    "a 503 UPSTREAM_UNAVAILABLE with Retry-After. Ifthenpay keys are not checked (no call of Ifthenpay's checks a " +
+    "key without starting a payment). Once a store has settings for a provider, only they are used for it (delete " +
+    "them to go back to the operator's).",
   tag: ADMIN_TAG,
   access: "admin",
   agent: false,
   durable: true,
-  errors: ["IDEMPOTENCY_CONFLICT"],
+  alsoStatus: 201,
+  errors: ["IDEMPOTENCY_CONFLICT", "UNPROCESSABLE", "UPSTREAM_UNAVAILABLE"],
   params: ProviderParams,
   body: PutIntegrationBody,
   response: Integration,
-  handler: ({ app, tenant, caller, params, body }) => {
+  // Outside the transaction: who may, which provider, the fields' rules, then the provider's verdict.
+  prepare: async ({ app, tenant, caller, params, body }) => {
     requireIntegrationManager(app, caller);
     const provider = knownProvider(params.provider);
+    checkFields(provider, body.fields);
+    await checkWithProvider(app, tenant, provider, body.fields);
+    return provider;
+  },
+  handler: ({ app, tenant, caller, body, prepared: provider }) => {
     const { created } = putIntegration(app, tenant, provider, body, caller.id, nowOf(app));
     return new Reply(integrationEntry(app, tenant, provider), { status: created ? 201 : 200 });
   },
@@ -175,7 +198,7 @@ const listPaymentMethodsOp = defineOperation({
   params: CartParams,
   response: Type.Array(PaymentMethod),
   handler: ({ app, tenant, params }) => {
-    const state = loadPricedCart(tenant, params.id);
+    const state = readPricedCart(tenant, params.id);
     return paymentMethods(tenant, app, {
       store: state.store,
       currency: state.cart.currency,
@@ -191,7 +214,7 @@ const retryPaymentOp = defineOperation({
   summary: "Try the order's payment again",
   description:
     "Same access as reading the order. When the provider could not be reached at place-order (`payment.status` " +
-    "`created` without `action`), asks it again; otherwise starts a new payment with the order's method (a new " +
+    "`created` without `action`, with `error` and `retry` naming this operation), asks it again; otherwise starts a new payment with the order's method (a new " +
     "card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already " +
     "paid or processing, or is paid by a manual method.",
   tag: "Orders",
@@ -332,6 +355,129 @@ const confirmPaymentOp = defineOperation({
   },
 });
 
+// ---------------------------------------------------------------- provider notifications (webhooks.ts)
+
+const WEBHOOK_TAG = "Payment webhooks";
+
+const callbackParam = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
+/** Ifthenpay's callback parameters, in the query of its GET (no other provider sends any). */
+const CallbackQuery = {
+  key: callbackParam("Ifthenpay: the anti-phishing key, the proof of its callback"),
+  orderId: callbackParam("Ifthenpay: the payment's order reference"),
+  amount: callbackParam("Ifthenpay: the amount paid in euros (`24.89`)"),
+  requestId: callbackParam("Ifthenpay: the payment request's id"),
+  entity: callbackParam("Ifthenpay, Multibanco: the entity"),
+  reference: callbackParam("Ifthenpay, Multibanco: the reference"),
+  payment_datetime: callbackParam("Ifthenpay: when the payment was made"),
+};
+const ORG =
+  "The organization's id, or `_` for the platform's own accounts (the store is found from the payment)";
+
+interface WebhookRoute {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  params: TObject;
+  query: TObject;
+  errors: ErrorCode[];
+  checkoutSecret?: "required" | "optional";
+  verify(app: AppContext, delivery: Delivery, requestId: string): Promise<Verified>;
+}
+
+/**
+ * A webhook operation: `prepare` verifies the delivery before any tenant is taken, the executor then
+ * writes to the tenant the notification is about (none for a readiness check or an ignored one).
+ */
+function webhookOperation(method: "GET" | "POST", route: WebhookRoute): Operation {
+  const { verify, ...declared } = route;
+  return defineOperation({
+    ...declared,
+    method,
+    tag: WEBHOOK_TAG,
+    access: "webhook",
+    agent: false,
+    durable: true,
+    response: WebhookAnswer,
+    prepare: (ctx) => {
+      const { org: queryOrg, ...query } = ctx.query as Record<string, string | undefined>;
+      const params = ctx.params as { provider: string; org?: string };
+      const delivery = { method, provider: params.provider, org: params.org ?? queryOrg, query };
+      return verify(ctx.app, { ...delivery, headers: ctx.headers, body: ctx.rawBody }, ctx.requestId);
+    },
+    tenantOf: (_input, verified) => tenantOfVerified(verified),
+    handler: (ctx) => settle(ctx, ctx.prepared),
+  });
+}
+
+const PROOFS =
+  "Proofs: Stripe's `stripe-signature` over the exact bytes (5 minutes' tolerance), Ifthenpay's `key`, " +
+  "Easypay's Basic password when a `webhookSecret` is set (and Easypay's API is always asked).";
+const ANSWERS =
+  "Providers retry anything but a 200: a verified notification is answered 200 whatever it meant " +
+  "(`applied`, `duplicate`, `ignored`, `stale`, `flagged`).";
+
+const apiRoute = {
+  path: "/v1/webhooks/payments/{provider}",
+  params: ProviderParams,
+  query: Type.Object({
+    org: Type.Optional(Type.String({ maxLength: 100, description: ORG })),
+    ...CallbackQuery,
+  }),
+  errors: WEBHOOK_ERRORS,
+  verify: verifyApiDelivery,
+};
+const ingressRoute = {
+  path: "/api/webhooks/{provider}/{org}",
+  params: Type.Object({
+    ...ProviderParams.properties,
+    org: Type.String({ maxLength: 100, description: ORG }),
+  }),
+  query: Type.Object(CallbackQuery),
+  errors: [...WEBHOOK_ERRORS, "RATE_LIMITED" as const],
+  verify: verifyIngressDelivery,
+};
+
+const webhookOperations = [
+  webhookOperation("POST", {
+    ...apiRoute,
+    operationId: "paymentWebhook",
+    summary: "Process a payment notification forwarded by the ingress",
+    description:
+      "Called by the ingress (or a forwarder holding `CHECKOUT_API_SECRET`), never by providers. Exactly one `org`. " +
+      `The provider's proof is verified again before anything changes. ${PROOFS} ${ANSWERS} ` +
+      "503 `WEBHOOKS_DISABLED` while `CHECKOUT_API_SECRET` is unset.",
+    checkoutSecret: "required",
+  }),
+  webhookOperation("GET", {
+    ...apiRoute,
+    operationId: "paymentWebhookGet",
+    summary: "Readiness check, or an Ifthenpay callback forwarded by the ingress",
+    description:
+      "Without callback parameters: the same readiness answer for any `org`, no secret needed. With Ifthenpay's " +
+      `\`key\`: a callback, handled as the POST is (shared secret, \`org\`, proof). ${ANSWERS}`,
+    checkoutSecret: "optional",
+  }),
+  webhookOperation("POST", {
+    ...ingressRoute,
+    operationId: "paymentWebhookIngress",
+    summary: "Receive a payment provider's notification (the URL merchants paste into the provider)",
+    description:
+      "Served at `CHECKOUT_URL` (shown as `webhookUrl` in the store's integration settings). Past " +
+      "`WEBHOOK_RATE_LIMIT_PER_MIN` notifications per provider and organization, a 429. The proof is verified with " +
+      `the credentials that apply to the organization. ${PROOFS} Handled here when this process serves the API, ` +
+      `else forwarded with the exact bytes to \`${apiRoute.path}\` and its answer relayed. ${ANSWERS}`,
+  }),
+  webhookOperation("GET", {
+    ...ingressRoute,
+    operationId: "paymentWebhookIngressGet",
+    summary: "Readiness check, or an Ifthenpay callback",
+    description:
+      "Without callback parameters: the same readiness answer for any organization. With Ifthenpay's `key`: its " +
+      `callback, handled as the POST is. ${ANSWERS}`,
+  }),
+];
+
 export const paymentOperations: Operation[] = [
   listIntegrationsOp,
   getIntegrationOp,
@@ -340,4 +486,5 @@ export const paymentOperations: Operation[] = [
   listPaymentMethodsOp,
   retryPaymentOp,
   confirmPaymentOp,
+  ...webhookOperations,
 ];

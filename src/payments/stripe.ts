@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt } from "./attempts.ts";
 import { type ProviderCall, providerFetch } from "./http.ts";
@@ -44,20 +45,6 @@ export function verifyStripeSignature(
   return valid;
 }
 
-export const STRIPE_EVENT_KINDS = [
-  "checkout.session.completed",
-  "checkout.session.async_payment_succeeded",
-  "checkout.session.async_payment_failed",
-  "checkout.session.expired",
-  "payment_intent.succeeded",
-  "payment_intent.payment_failed",
-  "payment_intent.canceled",
-  "payment_intent.processing",
-  "payment_intent.amount_capturable_updated",
-  "charge.refunded",
-  "refund.created",
-] as const;
-
 export interface StripeEvent {
   id: string;
   type: string;
@@ -66,9 +53,11 @@ export interface StripeEvent {
 
 /** The event's shape after the proof: id, type and data.object are required. */
 export function parseStripeEvent(body: Uint8Array): StripeEvent | null {
+  const text = Buffer.from(body).toString("utf8");
+  checkJsonDepth(text);
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(body).toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     return null;
   }
@@ -269,6 +258,15 @@ export async function createStripeRefund(
   return (await providerFetch(stripeCall(base, secretKey, idempotencyKey), "POST", "/v1/refunds", {
     form: formEncode(params).join("&"),
   })) as { id: string; status: string };
+}
+
+/**
+ * Checks a secret key with a cheap authenticated read of what the service needs the key for
+ * (Checkout Sessions): Stripe answers 401 to an unknown or revoked key, and 403 to a restricted key
+ * without that permission.
+ */
+export async function checkStripeKey(base: string, secretKey: string): Promise<void> {
+  await providerFetch(stripeCall(base, secretKey), "GET", "/v1/checkout/sessions?limit=1");
 }
 
 export async function retrieveCheckoutSession(

@@ -21,7 +21,7 @@ import { nowOf, paymentsState } from "./state.ts";
 // as paid instead. Only tenants whose `organizations.next_payment_deadline` (control plane) has
 // passed are opened; after a tenant's round its deadline is recomputed from its file.
 
-export interface SweepResult {
+interface SweepResult {
   expired: number;
   paid: number;
   skipped: number;
@@ -98,15 +98,17 @@ export async function sweepPayments(app: AppContext): Promise<SweepResult> {
   return result;
 }
 
-/** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S; returns the function that stops it. */
-export function startPaymentSweep(app: AppContext): () => void {
+/** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S until {@link stopPaymentSweep}. */
+export function startPaymentSweep(app: AppContext): void {
   const state = paymentsState(app);
-  let stopped = false;
+  if (state.sweepTimer) return;
   const tick = () => {
-    if (stopped || state.sweeping) return;
+    if (state.sweeping) return;
     state.sweeping = sweepPayments(app)
       .catch((error) => {
-        if (!stopped)
+        // A round cut short by the shutdown (its databases closed) is not worth a log line; failing
+        // storage is told once by its episode, and the next round tries again.
+        if (state.sweepTimer && !app.storage.failure(error))
           app.log.error("payment sweep failed", {
             error: error instanceof Error ? error.message : String(error),
           });
@@ -115,10 +117,13 @@ export function startPaymentSweep(app: AppContext): () => void {
         state.sweeping = undefined;
       });
   };
-  const timer = setInterval(tick, app.config.payments.sweepIntervalS * 1000);
-  timer.unref?.();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  state.sweepTimer = setInterval(tick, app.config.payments.sweepIntervalS * 1000);
+  state.sweepTimer.unref?.();
+}
+
+/** Stops the timer; a round in progress finishes (or fails quietly once the databases close). */
+export function stopPaymentSweep(app: AppContext): void {
+  const state = paymentsState(app);
+  clearInterval(state.sweepTimer);
+  state.sweepTimer = undefined;
 }

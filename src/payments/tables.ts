@@ -22,7 +22,7 @@ export const integrationConfigs = sqliteTable("integration_configs", {
   updatedBy: text("updated_by"),
 });
 
-export const ATTEMPT_STATUSES = [
+const ATTEMPT_STATUSES = [
   "created",
   "processing",
   "authorized",
@@ -32,7 +32,7 @@ export const ATTEMPT_STATUSES = [
   "mismatch",
 ] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
-export const CREDENTIAL_SOURCES = ["tenant", "environment"] as const;
+const CREDENTIAL_SOURCES = ["tenant", "environment"] as const;
 export type CredentialSource = (typeof CREDENTIAL_SOURCES)[number];
 
 /** What the shopper needs to pay (redirect URL, Multibanco reference, MB WAY phone), as stored. */
@@ -103,9 +103,9 @@ export const paymentEvents = sqliteTable(
   (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index("payment_events_order_idx").on(t.orderId)],
 );
 
-export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
-export const REFUND_SOURCES = ["admin", "provider", "manual"] as const;
+const REFUND_SOURCES = ["admin", "provider", "manual"] as const;
 
 /** Refunds of provider payments, whoever started them (the admin refund, the provider's dashboard). */
 export const paymentRefunds = sqliteTable(

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
+import { type Static, Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
-import { readRawBody } from "../core/body.ts";
-import { ApiError, notFound } from "../core/errors.ts";
-import type { RawRoute, Service } from "../core/module.ts";
-import { errorResponse, JSON_TYPE, jsonResponse } from "../core/respond.ts";
+import { checkJsonDepth } from "../core/body.ts";
+import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetail, notFound } from "../core/errors.ts";
+import { named } from "../core/schemas.ts";
+import { organizationExists } from "../db/platform.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
 import {
@@ -23,98 +24,150 @@ import {
   sameSecret,
 } from "./ifthenpay.ts";
 import { type Credentials, isProvider, resolveCredentials } from "./integrations.ts";
-import { type Notification, type ReconcileResult, reconcile } from "./reconcile.ts";
+import { type Notification, reconcileInTransaction } from "./reconcile.ts";
 import { nowOf, paymentsState } from "./state.ts";
 import { findStripeAttempt, parseStripeEvent, readStripeEvent, verifyStripeSignature } from "./stripe.ts";
-import type { Provider } from "./tables.ts";
+import { EVENT_OUTCOMES, type Provider } from "./tables.ts";
 
-// Provider notifications, in two places:
+// Provider notifications arrive at two pairs of `webhook` operations (declared in routes.ts):
 // - the ingress `GET|POST /api/webhooks/{provider}/{org}` (the URL merchants paste into the
 //   provider's dashboard): size and rate limit, provider and org known, the provider's proof
-//   verified, then the exact bytes and the proof-carrying headers forwarded to the API route with
-//   `x-checkout-secret` (in this process when the API is served here, over HTTP otherwise), and the
-//   API's answer relayed;
+//   verified; then reconciled here when this process serves the API, else the exact bytes and the
+//   proof-carrying headers are forwarded to the API route with `x-checkout-secret` and its answer
+//   relayed;
 // - the API route `GET|POST /v1/webhooks/payments/{provider}?org=`: the shared secret, the proof
 //   verified again with the same credentials, then reconciliation.
-// Logs name the route, provider, org, event id, outcome and status; never query strings (the
-// Ifthenpay key travels there), bodies or secret-bearing headers.
+// All of it up to what a notification means (Easypay's API asked) runs in the operation's
+// `prepare`, before the executor takes any tenant; the tenant the notification is about (for `_`,
+// found from the payment) is then written in the executor's transaction. A store's own webhook
+// secret lives in its file, so verifying with it reads that file; nothing is written before the
+// proof holds.
+// Logs name the provider, org, event id and outcome (the request's line adds route and status);
+// never query strings (the Ifthenpay key travels there), bodies or secret-bearing headers.
 
-export const MAX_WEBHOOK_BYTES = 256 * 1024;
-const FORWARDED_HEADERS = [
-  "content-type",
-  "stripe-signature",
-  "authorization",
-  "x-request-id",
-  "x-forwarded-for",
+const MAX_WEBHOOK_BYTES = 256 * 1024;
+const FORWARDED_HEADERS = ["content-type", "stripe-signature", "authorization", "x-forwarded-for"];
+
+/** What a webhook operation was sent, as the executor hands it over. */
+export interface Delivery {
+  method: "GET" | "POST";
+  provider: string;
+  /** The organization the path (ingress) or the `org` query parameter (API) names. */
+  org: string | undefined;
+  /** The provider's parameters in the query (Ifthenpay's callback), as declared. */
+  query: Record<string, string | undefined>;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+export const WebhookAnswer = named(
+  "PaymentWebhookAnswer",
+  Type.Union([
+    Type.Object(
+      {
+        received: Type.Literal(true),
+        outcome: Type.Union(
+          [...EVENT_OUTCOMES, "duplicate" as const].map((o) => Type.Literal(o)),
+          {
+            description:
+              "`applied`; `duplicate` (seen before: nothing done again); `ignored` (about nothing of this " +
+              "store's); `stale` (out of date); `flagged` (needs the merchant: see the order's paymentFlags)",
+          },
+        ),
+      },
+      { description: "A verified notification, handled: providers stop retrying" },
+    ),
+    Type.Object(
+      { provider: Type.String(), ready: Type.Literal(true) },
+      { description: "A readiness check (a GET without callback parameters)" },
+    ),
+  ]),
+);
+type Answer = Static<typeof WebhookAnswer>;
+
+/** What the API route can answer besides 200, and so what the ingress relays from it. */
+export const WEBHOOK_ERRORS: ErrorCode[] = [
+  "VALIDATION_ERROR",
+  "UNAUTHORIZED",
+  "WEBHOOK_SIGNATURE_INVALID",
+  "NOT_FOUND",
+  "PAYLOAD_TOO_LARGE",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "WEBHOOKS_DISABLED",
+  "PROVIDER_NOT_CONFIGURED",
+  "UPSTREAM_UNAVAILABLE",
 ];
-const API_PATH = "/v1/webhooks/payments/:provider";
-const INGRESS_PATH = "/api/webhooks/:provider/:org";
 
-const ok = (data: unknown) => jsonResponse(200, { data });
+/** What `prepare` hands on: an answer that needs no tenant, or what the notification means for one. */
+export type Verified =
+  | { kind: "answer"; answer: Answer }
+  /** Verified, and about nothing this service records (no route, an Easypay notice not confirmed). */
+  | { kind: "ignored"; provider: Provider; org: string; eventId?: string; reason: string }
+  | { kind: "notification"; org: string; notification: Notification };
 
 const signatureInvalid = () =>
   new ApiError("WEBHOOK_SIGNATURE_INVALID", "The notification's proof is invalid");
 const malformed = (message: string) => new ApiError("VALIDATION_ERROR", message);
 const upstream = (message: string) =>
   new ApiError("UPSTREAM_UNAVAILABLE", message, undefined, { "retry-after": "30" });
+const disabled = () =>
+  new ApiError("WEBHOOKS_DISABLED", "Payment webhooks are disabled: CHECKOUT_API_SECRET is not set");
 
-function unknownProvider(): ApiError {
-  return new ApiError("NOT_FOUND", "Unknown payment provider");
+function knownProvider(provider: string): Provider {
+  if (!isProvider(provider)) throw new ApiError("NOT_FOUND", "Unknown payment provider");
+  return provider;
 }
 
-function orgExists(app: AppContext, orgId: string): boolean {
-  return app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
+function existingOrg(app: AppContext, org: string): string {
+  if (org !== "_" && !organizationExists(app.platform, org)) throw notFound("Organization");
+  return org;
+}
+
+function checkSize(d: Delivery): void {
+  if (d.body.length > MAX_WEBHOOK_BYTES)
+    throw new ApiError("PAYLOAD_TOO_LARGE", `Notification bodies are limited to ${MAX_WEBHOOK_BYTES} bytes`);
 }
 
 /** A GET that carries a callback (Ifthenpay's, with its `key`) rather than asking for readiness. */
-const isCallback = (method: string, provider: string, url: URL) =>
-  method !== "GET" || (provider === "ifthenpay" && url.searchParams.has("key"));
+const isCallback = (d: Delivery) =>
+  d.method !== "GET" || (d.provider === "ifthenpay" && d.query.key !== undefined);
+
+const readiness = (d: Delivery): Verified => ({
+  kind: "answer",
+  answer: { provider: knownProvider(d.provider), ready: true },
+});
 
 /** `CHECKOUT_API_SECRET` unset → 503 (fail closed); missing or wrong header → 401. SHA-256 then constant time; no trimming. */
 function checkSharedSecret(app: AppContext, given: string | null): void {
   const secret = app.config.checkoutApiSecret;
-  if (!secret)
-    throw new ApiError("WEBHOOKS_DISABLED", "Payment webhooks are disabled: CHECKOUT_API_SECRET is not set");
+  if (!secret) throw disabled();
   if (given === null || !sameSecret(given, secret)) {
     throw new ApiError("UNAUTHORIZED", "Missing or invalid x-checkout-secret");
   }
 }
 
-/** Runs `fn` with the tenant of `org`, or with null for `_`. */
-function withTenant<T>(app: AppContext, org: string, fn: (tenant: TenantDb | null) => T): T {
-  if (org === "_") return fn(null);
+/** The credentials that apply to `org` (the environment's for `_`), read with a short lease of its file. */
+function credentials(app: AppContext, org: string, provider: Provider): Credentials {
+  if (org === "_") return resolveCredentials(app, null, provider, "webhooks");
   const tenant = app.tenants.acquire(org);
   try {
-    return fn(tenant);
+    return resolveCredentials(app, tenant, provider, "webhooks");
   } finally {
     app.tenants.release(tenant);
   }
 }
 
-async function withTenantAsync<T>(
-  app: AppContext,
-  org: string,
-  fn: (tenant: TenantDb) => Promise<T>,
-): Promise<T> {
-  const tenant = app.tenants.acquire(org);
-  try {
-    return await fn(tenant);
-  } finally {
-    app.tenants.release(tenant);
-  }
-}
-
-const credentials = (app: AppContext, org: string, provider: Provider): Credentials =>
-  withTenant(app, org, (tenant) => resolveCredentials(app, tenant, provider, "webhooks"));
-
-/** The Ifthenpay callback's parameters: the query (GET, minus `org`), or a form or JSON body (POST). */
-function ifthenpayParams(request: Request, url: URL, body: Uint8Array): Record<string, string> {
+/** The Ifthenpay callback's parameters: the query (GET), or a form or JSON body (POST); never `org`. */
+function ifthenpayParams(d: Delivery): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) if (key !== "org") params[key] = value;
-  if (request.method === "GET" || body.length === 0) return params;
-  const text = Buffer.from(body).toString("utf8");
-  const type = request.headers.get("content-type") ?? "";
+  for (const [key, value] of Object.entries(d.query)) if (value !== undefined) params[key] = value;
+  if (d.method === "GET" || d.body.length === 0) return params;
+  const text = Buffer.from(d.body).toString("utf8");
+  const type = d.headers.get("content-type") ?? "";
   if (/json/i.test(type)) {
+    // Checked before the key is compared: `String` of a deeply nested array recurses.
+    checkJsonDepth(text);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -130,25 +183,21 @@ function ifthenpayParams(request: Request, url: URL, body: Uint8Array): Record<s
   return params;
 }
 
-/** Verifies a notification's proof with the credentials that apply to `org` (shared by the ingress and the API). */
-function verifyProof(
-  app: AppContext,
-  provider: Provider,
-  org: string,
-  request: Request,
-  url: URL,
-  body: Uint8Array,
-): Credentials {
+/**
+ * Verifies a notification's proof with the credentials that apply to `org` (shared by the ingress and
+ * the API). Stripe's and Ifthenpay's proofs are looked for before any credentials are read.
+ */
+function verifyProof(app: AppContext, provider: Provider, org: string, d: Delivery): Credentials {
   if (provider === "stripe") {
-    const header = request.headers.get("stripe-signature");
+    const header = d.headers.get("stripe-signature");
     if (!header) throw signatureInvalid();
     const creds = credentials(app, org, provider);
-    if (!verifyStripeSignature(header, body, String(creds.fields.webhookSecret), nowOf(app)))
+    if (!verifyStripeSignature(header, d.body, String(creds.fields.webhookSecret), nowOf(app)))
       throw signatureInvalid();
     return creds;
   }
   if (provider === "ifthenpay") {
-    const key = ifthenpayParams(request, url, body).key;
+    const key = ifthenpayParams(d).key;
     if (key === undefined) throw signatureInvalid();
     const creds = credentials(app, org, provider);
     if (!sameSecret(key, String(creds.fields.antiPhishingKey))) throw signatureInvalid();
@@ -156,89 +205,70 @@ function verifyProof(
   }
   const creds = credentials(app, org, provider);
   const secret = creds.fields.webhookSecret;
-  if (secret !== undefined && !easypayBasicAuthValid(request.headers.get("authorization"), String(secret))) {
+  if (secret !== undefined && !easypayBasicAuthValid(d.headers.get("authorization"), String(secret))) {
     throw signatureInvalid();
   }
   return creds;
 }
 
-interface Received {
-  outcome: ReconcileResult["outcome"];
-  reason?: string;
-  eventId?: string;
-}
-
 const sha256 = (body: Uint8Array) => createHash("sha256").update(body).digest("hex");
 
-/** Reconciles in the target tenant, mapping a database busy past its timeout to a 503. */
-function apply(app: AppContext, org: string, n: Notification): Received {
-  try {
-    const result = withTenant(app, org, (tenant) => reconcile(app, tenant!, n));
-    return { outcome: result.outcome, reason: result.reason, eventId: n.eventId };
-  } catch (error) {
-    if ((error as { code?: string }).code?.startsWith("SQLITE_BUSY"))
-      throw upstream("The store's database is busy");
-    throw error;
-  }
-}
+const noRoute = (provider: Provider, eventId?: string): Verified => ({
+  kind: "ignored",
+  provider,
+  org: "_",
+  eventId,
+  reason: "no_route",
+});
 
-function noRoute(app: AppContext, provider: Provider, eventId?: string): Received {
-  app.log.info("payment webhook without a route", { provider, org: "_", eventId: eventId ?? null });
-  return { outcome: "ignored", reason: "no_route", eventId };
-}
-
-async function receiveStripe(
-  app: AppContext,
-  org: string,
-  creds: Credentials,
-  body: Uint8Array,
-): Promise<Received> {
+function receiveStripe(app: AppContext, org: string, creds: Credentials, body: Uint8Array): Verified {
   const event = parseStripeEvent(body);
   if (!event) throw malformed("The event has no id, type or data.object");
   const reading = readStripeEvent(event);
   const target =
     org === "_" ? routeOf(app, "stripe", [reading.attemptId, reading.objectId, reading.paymentIntent]) : org;
-  if (!target) return noRoute(app, "stripe", event.id);
-  return apply(app, target, {
-    provider: "stripe",
-    eventId: event.id,
-    kind: event.type,
-    payloadSha256: sha256(body),
-    source: creds.source,
-    find: (tenant) => findStripeAttempt(tenant, reading),
-    orgId: reading.orgId,
-    ref2: reading.ref2 ?? (reading.objectId?.startsWith("pi_") ? reading.objectId : undefined),
-    outcome: reading.outcome,
-  });
+  if (!target) return noRoute("stripe", event.id);
+  return {
+    kind: "notification",
+    org: target,
+    notification: {
+      provider: "stripe",
+      eventId: event.id,
+      kind: event.type,
+      payloadSha256: sha256(body),
+      source: creds.source,
+      find: (tenant) => findStripeAttempt(tenant, reading),
+      orgId: reading.orgId,
+      ref2: reading.ref2 ?? (reading.objectId?.startsWith("pi_") ? reading.objectId : undefined),
+      outcome: reading.outcome,
+    },
+  };
 }
 
-function receiveIfthenpay(
-  app: AppContext,
-  org: string,
-  creds: Credentials,
-  request: Request,
-  url: URL,
-  body: Uint8Array,
-): Received {
-  const callback = callbackFields(ifthenpayParams(request, url, body));
+function receiveIfthenpay(app: AppContext, org: string, creds: Credentials, d: Delivery): Verified {
+  const callback = callbackFields(ifthenpayParams(d));
   if (!callback.orderId || !callback.amount) throw malformed("The callback needs orderId and amount");
   if (parseEuroAmount(callback.amount) === null)
     throw malformed("The callback's amount is not a decimal amount");
   const target = org === "_" ? routeOf(app, "ifthenpay", [callback.orderId]) : org;
   const eventId = ifthenpayEventId(callback);
-  if (!target) return noRoute(app, "ifthenpay", eventId);
+  if (!target) return noRoute("ifthenpay", eventId);
   const orderId = callback.orderId;
-  return apply(app, target, {
-    provider: "ifthenpay",
-    eventId,
-    kind: callback.entity !== undefined || callback.reference !== undefined ? "multibanco" : "mbway",
-    // The callback's fields without the key (it is a secret; its hash is not kept either).
-    payloadSha256: sha256(Buffer.from(JSON.stringify({ ...callback, key: undefined }))),
-    source: creds.source,
-    find: (tenant) => attemptByRef2(tenant, "ifthenpay", orderId),
-    outcome: (attempt) => readIfthenpayCallback(callback, attempt),
-    instructions: callback.paymentDatetime ? { paidAt: callback.paymentDatetime } : undefined,
-  });
+  return {
+    kind: "notification",
+    org: target,
+    notification: {
+      provider: "ifthenpay",
+      eventId,
+      kind: callback.entity !== undefined || callback.reference !== undefined ? "multibanco" : "mbway",
+      // The callback's fields without the key (it is a secret; its hash is not kept either).
+      payloadSha256: sha256(Buffer.from(JSON.stringify({ ...callback, key: undefined }))),
+      source: creds.source,
+      find: (tenant) => attemptByRef2(tenant, "ifthenpay", orderId),
+      outcome: (attempt) => readIfthenpayCallback(callback, attempt),
+      instructions: callback.paymentDatetime ? { paidAt: callback.paymentDatetime } : undefined,
+    },
+  };
 }
 
 /** Easypay's API answered that the resource is not there (401) or could not be asked (503). */
@@ -250,44 +280,56 @@ function fetchFailure(error: unknown): never {
   throw error;
 }
 
+const CONFIRMED_BY_FETCH = new Set(["capture", "authorisation", "void", "chargeback"]);
+
+/** What an Easypay notice means once Easypay's API confirmed it: read from the store's file, asked over the network. */
 async function receiveEasypay(
   app: AppContext,
   org: string,
   creds: Credentials,
   body: Uint8Array,
-): Promise<Received> {
+): Promise<Verified> {
   const note = parseEasypayNotification(body);
   if (!note) throw malformed("The notification has no id or type");
   const target = org === "_" ? routeOf(app, "easypay", [note.key, note.id]) : org;
-  if (!target) return noRoute(app, "easypay");
-  const payloadSha256 = sha256(body);
-  const base = { provider: "easypay" as const, kind: note.type, payloadSha256, source: creds.source };
-  // Network calls happen here, outside any transaction.
-  return withTenantAsync(app, target, async (tenant): Promise<Received> => {
-    const findPayment = (): AttemptRow | null => {
+  if (!target) return noRoute("easypay");
+  const base = {
+    provider: "easypay" as const,
+    kind: note.type,
+    payloadSha256: sha256(body),
+    source: creds.source,
+  };
+  const notification = (
+    eventId: string,
+    attemptId: string | null,
+    outcome: Notification["outcome"],
+  ): Verified => ({
+    kind: "notification",
+    org: target,
+    notification: { ...base, eventId, find: (t) => (attemptId ? findAttempt(t, attemptId) : null), outcome },
+  });
+  const notRecorded = (reason: string): Verified => ({
+    kind: "ignored",
+    provider: "easypay",
+    org: target,
+    reason,
+  });
+  // Network calls happen here, before any transaction.
+  return app.tenants.with(target, async (tenant: TenantDb): Promise<Verified> => {
+    if (CONFIRMED_BY_FETCH.has(note.type)) {
       const byKey = note.key ? findAttempt(tenant, note.key) : null;
-      return byKey?.provider === "easypay" ? byKey : attemptByRef(tenant, "easypay", note.id);
-    };
-    const notRecorded = (reason: string): Received => ({ outcome: "ignored", reason });
-    if (
-      note.type === "capture" ||
-      note.type === "authorisation" ||
-      note.type === "void" ||
-      note.type === "chargeback"
-    ) {
-      const attempt = findPayment();
+      const attempt: AttemptRow | null =
+        byKey?.provider === "easypay" ? byKey : attemptByRef(tenant, "easypay", note.id);
       if (!attempt?.provider_ref) return notRecorded("unknown_order");
       if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
       if (note.type === "chargeback" && note.status !== "success") return notRecorded("not_confirmed");
       const single = await fetchSingle(app, creds.fields, attempt.provider_ref).catch(fetchFailure);
       const eventId = `${note.type}:${note.id}:${single.payment_status}`;
-      const find = (t: TenantDb) => findAttempt(t, attempt.id);
-      if (note.type === "chargeback")
-        return apply(app, target, { ...base, eventId, find, outcome: { kind: "CHARGEBACK" } });
+      if (note.type === "chargeback") return notification(eventId, attempt.id, { kind: "CHARGEBACK" });
       const outcome = singleOutcome(single, attempt);
       // A forged or early notice must never use up the id the real capture arrives under.
       if (!outcome) return notRecorded("not_confirmed");
-      return apply(app, target, { ...base, eventId, find, outcome });
+      return notification(eventId, attempt.id, outcome);
     }
     if (note.type === "refund") {
       const refund = tenant.sqlite
@@ -297,160 +339,141 @@ async function receiveEasypay(
       const attempt = findAttempt(tenant, refund.attempt_id)!;
       if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
       const fetched = await fetchRefund(app, creds.fields, note.id).catch(fetchFailure);
-      return apply(app, target, {
-        ...base,
-        eventId: `refund:${note.id}:${fetched.status}`,
-        find: (t) => findAttempt(t, attempt.id),
-        outcome: {
-          kind: "REFUND_SYNC",
-          refunds: [
-            {
-              providerRefundId: note.id,
-              refundId: refund.id,
-              amount: refund.amount,
-              status: refundStatusOf(fetched.status),
-            },
-          ],
-        },
+      const status = refundStatusOf(fetched.status);
+      return notification(`refund:${note.id}:${fetched.status}`, attempt.id, {
+        kind: "REFUND_SYNC",
+        refunds: [{ providerRefundId: note.id, refundId: refund.id, amount: refund.amount, status }],
       });
     }
-    return apply(app, target, {
-      ...base,
-      eventId: `${note.type}:${note.id}`,
-      find: () => null,
-      outcome: { kind: "IGNORED", reason: "unhandled_kind" },
-    });
+    return notification(`${note.type}:${note.id}`, null, { kind: "IGNORED", reason: "unhandled_kind" });
   });
 }
 
-/** The API route: shared secret, provider, org, body, credentials, proof, reconciliation. */
-async function apiWebhook(
+function receive(
   app: AppContext,
-  request: Request,
-  provider: string,
-  requestId: string,
-): Promise<Response> {
-  const url = new URL(request.url);
-  let org: string | null = null;
-  let received: Received | undefined;
-  let status = 200;
-  try {
-    if (!isCallback(request.method, provider, url)) {
-      if (!isProvider(provider)) throw unknownProvider();
-      return ok({ provider, ready: true });
-    }
-    checkSharedSecret(app, request.headers.get("x-checkout-secret"));
-    if (!isProvider(provider)) throw unknownProvider();
-    const orgs = url.searchParams.getAll("org");
-    if (orgs.length !== 1) throw malformed("Exactly one org query parameter is required");
-    org = orgs[0]!;
-    if (org !== "_" && !orgExists(app, org)) throw notFound("Organization");
-    const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
-    const creds = verifyProof(app, provider, org, request, url, body);
-    if (provider === "stripe") received = await receiveStripe(app, org, creds, body);
-    else if (provider === "ifthenpay") received = receiveIfthenpay(app, org, creds, request, url, body);
-    else received = await receiveEasypay(app, org, creds, body);
-    return ok({ received: true, outcome: received.outcome });
-  } catch (error) {
-    const response = errorResponse(error, app.log, requestId);
-    status = response.status;
-    return response;
-  } finally {
-    app.log.info("payment webhook", {
-      route: API_PATH,
-      provider,
-      org,
-      eventId: received?.eventId ?? null,
-      outcome: received?.outcome ?? null,
-      reason: received?.reason ?? null,
-      status,
-      requestId,
-    });
-  }
-}
-
-/** The ingress: verify, forward the exact bytes, relay the API's answer. */
-async function ingressWebhook(
-  app: AppContext,
-  request: Request,
-  provider: string,
+  provider: Provider,
   org: string,
-  requestId: string,
-  api: (request: Request) => Promise<Response>,
-): Promise<Response> {
-  const url = new URL(request.url);
-  try {
-    if (!isCallback(request.method, provider, url)) {
-      if (!isProvider(provider)) throw unknownProvider();
-      return ok({ provider, ready: true });
-    }
-    const declared = request.headers.get("content-length");
-    if (declared !== null && Number(declared) > MAX_WEBHOOK_BYTES) {
-      throw new ApiError(
-        "PAYLOAD_TOO_LARGE",
-        `Notification bodies are limited to ${MAX_WEBHOOK_BYTES} bytes`,
-      );
-    }
-    paymentsState(app).limiter.hit(`${provider}:${org}`);
-    if (!app.config.checkoutApiSecret) {
-      throw new ApiError(
-        "WEBHOOKS_DISABLED",
-        "Payment webhooks are disabled: CHECKOUT_API_SECRET is not set",
-      );
-    }
-    if (!isProvider(provider)) throw unknownProvider();
-    if (org !== "_" && !orgExists(app, org)) throw notFound("Organization");
-    const body = await readRawBody(request, MAX_WEBHOOK_BYTES);
-    verifyProof(app, provider, org, request, url, body);
-
-    // Our own `org` first, then the provider's parameters (a provider parameter named org is dropped).
-    const query = new URLSearchParams({ org });
-    for (const [key, value] of url.searchParams) if (key !== "org") query.append(key, value);
-    const headers = new Headers({ "x-checkout-secret": app.config.checkoutApiSecret });
-    for (const name of FORWARDED_HEADERS) {
-      const value = request.headers.get(name);
-      if (value !== null) headers.set(name, value);
-    }
-    if (!headers.has("x-request-id")) headers.set("x-request-id", requestId);
-    const target = `${app.config.apiPublicUrl}/v1/webhooks/payments/${provider}?${query}`;
-    const init: RequestInit = {
-      method: request.method,
-      headers,
-      body: request.method === "GET" ? undefined : body,
-    };
-    let answer: Response;
-    if (app.config.apiPublicUrl === app.config.baseUrl) answer = await api(new Request(target, init));
-    else {
-      try {
-        answer = await fetch(target, { ...init, signal: AbortSignal.timeout(10_000), redirect: "error" });
-      } catch {
-        throw upstream("The payment API could not be reached");
-      }
-    }
-    const relayed = new Headers({ "content-type": JSON_TYPE });
-    const retryAfter = answer.headers.get("retry-after");
-    if (retryAfter) relayed.set("retry-after", retryAfter);
-    return new Response(await answer.arrayBuffer(), { status: answer.status, headers: relayed });
-  } catch (error) {
-    return errorResponse(error, app.log, requestId);
-  }
+  creds: Credentials,
+  d: Delivery,
+): Verified | Promise<Verified> {
+  if (provider === "stripe") return receiveStripe(app, org, creds, d.body);
+  if (provider === "ifthenpay") return receiveIfthenpay(app, org, creds, d);
+  return receiveEasypay(app, org, creds, d.body);
 }
 
-/** The four webhook routes (outside the operation registry: they read headers and find their tenant after the proof). */
-export function paymentWebhookRoutes(service: Service): RawRoute[] {
-  const app = service.ctx;
-  const api = (request: Request, provider: string, requestId: string) =>
-    apiWebhook(app, request, provider, requestId);
-  const ingress: RawRoute["handle"] = (request, params, requestId) =>
-    ingressWebhook(app, request, params.provider!, params.org!, requestId, (forwarded) =>
-      api(forwarded, params.provider!, forwarded.headers.get("x-request-id") ?? requestId),
-    );
-  const apiRoute: RawRoute["handle"] = (request, params, requestId) =>
-    api(request, params.provider!, requestId);
-  return [
-    { method: "POST", path: API_PATH, handle: apiRoute },
-    { method: "GET", path: API_PATH, handle: apiRoute },
-    { method: "POST", path: INGRESS_PATH, handle: ingress },
-    { method: "GET", path: INGRESS_PATH, handle: ingress },
-  ];
+/** The API route, in order: readiness, shared secret, provider, org, size, proof; then what the notification means. */
+export async function verifyApiDelivery(app: AppContext, d: Delivery): Promise<Verified> {
+  if (!isCallback(d)) return readiness(d);
+  checkSharedSecret(app, d.headers.get("x-checkout-secret"));
+  const provider = knownProvider(d.provider);
+  if (d.org === undefined) throw malformed("Exactly one org query parameter is required");
+  const org = existingOrg(app, d.org);
+  checkSize(d);
+  return receive(app, provider, org, verifyProof(app, provider, org, d), d);
+}
+
+/** The ingress, in order: readiness, size, rate limit, switched on, provider, org, proof; then handled here or forwarded. */
+export async function verifyIngressDelivery(
+  app: AppContext,
+  d: Delivery,
+  requestId: string,
+): Promise<Verified> {
+  if (!isCallback(d)) return readiness(d);
+  checkSize(d);
+  paymentsState(app).limiter.hit(`${d.provider}:${d.org}`);
+  if (!app.config.checkoutApiSecret) throw disabled();
+  const provider = knownProvider(d.provider);
+  const org = existingOrg(app, d.org ?? "");
+  const creds = verifyProof(app, provider, org, d);
+  // The API route of this process would verify the same bytes with the same credentials again.
+  if (app.config.apiPublicUrl === app.config.baseUrl) return receive(app, provider, org, creds, d);
+  return { kind: "answer", answer: await forward(app, provider, org, d, requestId) };
+}
+
+/** Sends the exact bytes and the proof-carrying headers to the API route of another process. */
+async function forward(
+  app: AppContext,
+  provider: Provider,
+  org: string,
+  d: Delivery,
+  requestId: string,
+): Promise<Answer> {
+  // Our own `org` first, then the provider's parameters.
+  const query = new URLSearchParams({ org });
+  for (const [key, value] of Object.entries(d.query)) if (value !== undefined) query.append(key, value);
+  const headers = new Headers({
+    "x-checkout-secret": app.config.checkoutApiSecret!,
+    "x-request-id": requestId,
+  });
+  for (const name of FORWARDED_HEADERS) {
+    const value = d.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  let answer: { status: number; retryAfter: string | null; text: string };
+  try {
+    const response = await fetch(`${app.config.apiPublicUrl}/v1/webhooks/payments/${provider}?${query}`, {
+      method: d.method,
+      headers,
+      body: d.method === "GET" ? undefined : d.body,
+      signal: AbortSignal.timeout(10_000),
+      redirect: "error",
+    });
+    answer = {
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      text: await response.text(),
+    };
+  } catch {
+    throw upstream("The payment API could not be reached");
+  }
+  return relayed(answer);
+}
+
+/** The API route's answer as the ingress's own: its data, or its error when it is one the route declares; else a 503. */
+function relayed(answer: { status: number; retryAfter: string | null; text: string }): Answer {
+  let body: { data?: Answer; error?: unknown; code?: ErrorCode; details?: ErrorDetail[] } | null = null;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    // Not ours (a proxy's page): answered below as the API being unreachable.
+  }
+  if (answer.status === 200 && body?.data) return body.data;
+  const code = body?.code;
+  if (code && WEBHOOK_ERRORS.includes(code) && ERROR_STATUS[code] === answer.status) {
+    const headers = answer.retryAfter ? { "retry-after": answer.retryAfter } : undefined;
+    throw new ApiError(code, String(body?.error), body?.details, headers);
+  }
+  throw upstream(`The payment API answered ${answer.status}`);
+}
+
+/** The tenant a verified delivery is written to: the one its notification is about, else none. */
+export const tenantOfVerified = (verified: Verified): string | null =>
+  verified.kind === "notification" ? verified.org : null;
+
+/**
+ * The operations' handler: reconciles a notification in the executor's transaction on its tenant
+ * (`tenant` is read only then), or answers what needs no tenant.
+ */
+export function settle(
+  ctx: { app: AppContext; requestId: string; tenant: TenantDb },
+  verified: Verified,
+): Answer {
+  if (verified.kind === "answer") return verified.answer;
+  const { app, requestId } = ctx;
+  const result =
+    verified.kind === "ignored"
+      ? { outcome: "ignored" as const, reason: verified.reason, eventId: verified.eventId }
+      : {
+          ...reconcileInTransaction(app, ctx.tenant, verified.notification),
+          eventId: verified.notification.eventId,
+        };
+  app.log.info("payment webhook", {
+    provider: verified.kind === "ignored" ? verified.provider : verified.notification.provider,
+    org: verified.org,
+    eventId: result.eventId ?? null,
+    outcome: result.outcome,
+    reason: result.reason ?? null,
+    requestId,
+  });
+  return { received: true, outcome: result.outcome };
 }

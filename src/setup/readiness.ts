@@ -8,16 +8,16 @@ import { paymentMethods } from "../payments/checkout.ts";
 
 /** Why a store cannot take an order yet; stable codes (docs/setup.md). */
 export const BLOCKER_CODES = ["NO_PRODUCT", "NO_SHIPPING_METHOD", "NO_PAYMENT_METHOD", "NO_DOMAIN"] as const;
-export type BlockerCode = (typeof BLOCKER_CODES)[number];
+type BlockerCode = (typeof BLOCKER_CODES)[number];
 
-export interface Blocker {
+interface Blocker {
   code: BlockerCode;
   message: string;
   /** The endpoint or command that removes the blocker. */
   fix: string;
 }
 
-export interface Readiness {
+interface Readiness {
   ready: boolean;
   blockers: Blocker[];
 }

@@ -1,4 +1,6 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { simpleProduct } from "../helpers/catalog.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
@@ -14,6 +16,24 @@ beforeAll(async () => {
   other = await makeShop(t, "Other Shop", "other-cart.example");
 });
 afterAll(() => t.cleanup());
+
+/** Every row of every table of the organization's file, read on a connection of its own. */
+function tenantRows(orgId: string): Record<string, Record<string, unknown>[]> {
+  const db = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
+  try {
+    const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        db.query(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[],
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
 
 const newCart = async (body: unknown = {}) => {
   const res = await shop.storefront("/v1/carts", { body });
@@ -153,7 +173,7 @@ describe("cart lifecycle", () => {
     await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: [] });
   });
 
-  test("live prices: a price change and a deleted product show as messages", async () => {
+  test("live prices: a price change and a deleted product show as messages on every read until the next write", async () => {
     const product = (await shop.admin.post("/v1/admin/products", simpleProduct("Lamp", 3000))).body.data;
     const doomed = (await shop.admin.post("/v1/admin/products", simpleProduct("Vase", 1000))).body.data;
     const cart = await newCart({
@@ -174,7 +194,72 @@ describe("cart lifecycle", () => {
       "PRICE_CHANGED",
     ]);
     const again = await shop.storefront(`/v1/carts/${cart.id}`);
-    expect(again.body.data.messages).toEqual([]);
+    expect(again.body.data).toEqual(res.body.data);
+    // A write persists the corrections and reports them once; later reads have nothing to report.
+    const written = await shop.storefront(`/v1/carts/${cart.id}/billing-address`, { body: PT_ADDRESS });
+    expect(written.status).toBe(200);
+    expect(written.body.data.messages.map((m: { code: string }) => m.code).sort()).toEqual([
+      "ITEM_REMOVED",
+      "PRICE_CHANGED",
+    ]);
+    const after = await shop.storefront(`/v1/carts/${cart.id}`);
+    expect(after.body.data.messages).toEqual([]);
+    expect(after.body.data.items).toEqual(res.body.data.items);
+  });
+
+  test("a cart GET writes nothing: after a variant is deleted and a price changed, every row of the tenant file stays as it was while the reads show the current cart", async () => {
+    const lamp = (await shop.admin.post("/v1/admin/products", simpleProduct("Desk lamp", 3000))).body.data;
+    const vase = (await shop.admin.post("/v1/admin/products", simpleProduct("Tall vase", 1000))).body.data;
+    const cart = await newCart({
+      items: [
+        { productId: lamp.id, quantity: 2 },
+        { productId: vase.id, quantity: 1 },
+      ],
+    });
+    const [lampLine, vaseLine] = cart.items;
+    await shop.storefront(`/v1/carts/${cart.id}/shipping-address`, { body: PT_ADDRESS });
+    await shop.storefront(`/v1/carts/${cart.id}/shipping-method`, {
+      body: { shippingMethodId: shop.ptShipping.id },
+    });
+    await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
+    await shop.admin.patch(`/v1/admin/products/${lamp.id}`, {
+      variants: [{ id: lamp.variants[0].id, price: 3200 }],
+    });
+    await shop.admin.delete(`/v1/admin/products/${vase.id}`);
+
+    const before = tenantRows(shop.org.id);
+    const read = await shop.storefront(`/v1/carts/${cart.id}`);
+    const shipping = await shop.storefront(`/v1/carts/${cart.id}/shipping-methods`);
+    const payment = await shop.storefront(`/v1/carts/${cart.id}/payment-methods`);
+    expect([read.status, shipping.status, payment.status]).toEqual([200, 200, 200]);
+    expect(tenantRows(shop.org.id)).toEqual(before);
+    const stored = before.cart_items!.filter((row) => row.cart_id === cart.id);
+    expect(stored.map((row) => [row.id, row.unit_price])).toEqual([
+      [lampLine.id, 3000],
+      [vaseLine.id, 1000],
+    ]);
+
+    // The reads show the cart as it is now: the vase left out with a notice, the lamp at its new price.
+    expect(read.body.data.items.map((item: { id: string }) => item.id)).toEqual([lampLine.id]);
+    expect(read.body.data.items[0].unitPrice.amount).toBe(3200);
+    expect(read.body.data.totals.subtotal.amount).toBe(6400);
+    expect(read.body.data.messages).toEqual([
+      { code: "PRICE_CHANGED", message: "The price of Desk lamp changed", itemId: lampLine.id },
+      { code: "ITEM_REMOVED", message: "A product in the cart is no longer sold", itemId: vaseLine.id },
+    ]);
+    // 6400 after discount is over the PT method's €50: shipping is free for this cart now.
+    expect(shipping.body.data.find((m: { id: string }) => m.id === shop.ptShipping.id).price.amount).toBe(0);
+    expect(payment.body.data.map((m: { id: string }) => m.id)).toEqual(["manual_bank_transfer"]);
+
+    // The next write persists the corrections in its own transaction.
+    const written = await shop.storefront(`/v1/carts/${cart.id}/items/${lampLine.id}`, {
+      method: "PATCH",
+      body: { quantity: 1 },
+    });
+    expect(written.status).toBe(200);
+    const rows = tenantRows(shop.org.id).cart_items!.filter((row) => row.cart_id === cart.id);
+    expect(rows.map((row) => [row.id, row.unit_price, row.quantity])).toEqual([[lampLine.id, 3200, 1]]);
+    await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: [] });
   });
 });
 

@@ -112,6 +112,34 @@ describe("categories", () => {
     expect((await other.get("/v1/admin/categories")).body.data).toEqual([]);
   });
 
+  test("a category's productCount is what GET /v1/products?categoryId= lists for it (active products, subcategories included, each once), for parent and child, in the storefront and admin lists", async () => {
+    const parent = await create({ name: { en: "Outdoor" } });
+    const child = await create({ name: { en: "Tents" }, parentId: parent.id });
+    const product = (name: string, categoryIds: string[], status = "active") =>
+      admin.post("/v1/admin/products", simpleProduct(name, 9900, { categoryIds, status }));
+    await product("Hammock", [parent.id]);
+    await product("Dome tent", [child.id]);
+    await product("Tunnel tent", [child.id]);
+    await product("Tent and tarp", [parent.id, child.id]);
+    await product("Tent prototype", [child.id], "draft");
+    await product("Old stove", [parent.id], "archived");
+
+    const listed = async (categoryId: string) =>
+      (await t.json(`/v1/products?categoryId=${categoryId}&limit=1`, { headers: { host: HOST } })).body.meta
+        .total as number;
+    const storefront = (await t.json("/v1/categories", { headers: { host: HOST } })).body.data;
+    const adminList = (await admin.get("/v1/admin/categories")).body.data;
+    for (const [category, expected] of [
+      [parent, 4],
+      [child, 3],
+    ] as const) {
+      expect(await listed(category.id)).toBe(expected);
+      for (const list of [storefront, adminList]) {
+        expect(list.find((c: { id: string }) => c.id === category.id).productCount).toBe(expected);
+      }
+    }
+  });
+
   test("storefront callers cannot write categories", async () => {
     const res = await t.json("/v1/admin/categories", {
       method: "POST",

@@ -138,6 +138,29 @@ describe("seedDemoCatalog", () => {
     expect(variants.some((v) => v.inventory.tracked && v.inventory.onHand > 5)).toBe(true);
   });
 
+  test("demo stock starts above the low-stock threshold, except the deliberate showcases: sold-out and backorder products (0 units) and one product with few units left", async () => {
+    const { lowStockThreshold } = await withTenant(getStore);
+    const atOrUnder = products.flatMap((p) =>
+      p.variants
+        .filter((v) => v.inventory.tracked && v.inventory.onHand <= lowStockThreshold)
+        .map((v) => ({ p, v })),
+    );
+    const soldOut = (p: ProductView) => p.variants.every((v) => v.inventory.onHand === 0 && !v.available);
+    const backorder = atOrUnder.filter(({ v }) => v.inventory.allowBackorder && v.inventory.onHand === 0);
+    const emptied = atOrUnder.filter(({ p }) => soldOut(p));
+    const fewLeft = atOrUnder.filter(({ v }) => v.lowStock);
+    expect(backorder.length).toBeGreaterThan(0);
+    expect(emptied.length).toBeGreaterThan(0);
+    // Exactly one product runs low, all of it (a single-variant product with 2 units).
+    expect(new Set(fewLeft.map(({ p }) => p.id)).size).toBe(1);
+    expect(fewLeft.map(({ p, v }) => [v.sku, p.lowStock, v.inventory.onHand])).toEqual([
+      ["KIT-001", true, 2],
+    ]);
+    expect(products.filter((p) => p.lowStock)).toHaveLength(1);
+    // Nothing else is at or under the threshold.
+    expect(atOrUnder.length).toBe(backorder.length + emptied.length + fewLeft.length);
+  });
+
   test("drafts and the archived product are left out of the active listing", async () => {
     const drafts = products.filter((p) => p.status === "draft").length;
     const archived = products.filter((p) => p.status === "archived").length;

@@ -5,7 +5,7 @@ import { ApiError } from "../../src/core/errors.ts";
 import { Executor } from "../../src/core/executor.ts";
 import { type Caller, defineOperation } from "../../src/core/operation.ts";
 import { signedInCustomer } from "../../src/customers/customer-session.ts";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { makeTestApp, type TestApp, tenantsTaken } from "../helpers/app.ts";
 
 const webhookOp = (method: "GET" | "POST") =>
   defineOperation({
@@ -34,10 +34,41 @@ const webhookOp = (method: "GET" | "POST") =>
     },
   });
 
+/** Verifies its delivery from a header in `prepare`, then names the tenant the header asked for (or none). */
+const verifiedWebhook = defineOperation({
+  method: "POST",
+  path: "/v1/test/verified-webhook",
+  operationId: "testVerifiedWebhook",
+  summary: "Checks a header before naming its tenant (tests only)",
+  tag: "Test",
+  access: "webhook",
+  agent: false,
+  response: Type.Object({ wrote: Type.Boolean(), tenantInPrepare: Type.Boolean() }),
+  prepare: async (ctx) => {
+    if (ctx.headers.get("x-test-proof") !== "good") throw new ApiError("UNAUTHORIZED", "Bad proof");
+    let tenantInPrepare = true;
+    try {
+      void ctx.tenant;
+    } catch {
+      tenantInPrepare = false;
+    }
+    return { org: ctx.headers.get("x-test-org"), tenantInPrepare };
+  },
+  tenantOf: (_input, verified) => verified.org,
+  handler: (ctx) => {
+    const { prepared } = ctx;
+    if (prepared.org === null) return { wrote: false, tenantInPrepare: prepared.tenantInPrepare };
+    ctx.tenant.sqlite
+      .query("INSERT OR REPLACE INTO tenant_meta (key, value) VALUES ('test_verified', ?)")
+      .run(prepared.org);
+    return { wrote: true, tenantInPrepare: prepared.tenantInPrepare };
+  },
+});
+
 let t: TestApp;
 let org: { id: string; key: string };
 beforeAll(async () => {
-  t = makeTestApp({ operations: [webhookOp("POST"), webhookOp("GET")] });
+  t = makeTestApp({ operations: [webhookOp("POST"), webhookOp("GET"), verifiedWebhook] });
   org = await t.org("Hooks");
 });
 afterAll(() => t.cleanup());
@@ -88,6 +119,47 @@ describe("webhook access", () => {
       body: "{}",
     });
     expect(res.status).toBe(200);
+  });
+});
+
+describe("webhook verification before the tenant", () => {
+  const opened = <T>(fn: () => Promise<T>) => tenantsTaken(t.app, fn);
+  const deliver = (headers: Record<string, string>) =>
+    t.json("/v1/test/verified-webhook", { method: "POST", headers, body: "x" });
+  const written = () =>
+    t.app.ctx.tenants.with(org.id, (tenant) =>
+      tenant.sqlite.query("SELECT value FROM tenant_meta WHERE key = 'test_verified'").get(),
+    );
+
+  test("a webhook's prepare sees the request headers and no tenant; the tenant it names afterwards is written in the transaction", async () => {
+    const { result, orgs } = await opened(() => deliver({ "x-test-proof": "good", "x-test-org": org.id }));
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual({ wrote: true, tenantInPrepare: false });
+    expect(orgs).toEqual([org.id]);
+    expect(await written()).toEqual({ value: org.id });
+  });
+
+  test("a delivery refused in prepare takes no tenant and keeps the error envelope and x-request-id", async () => {
+    const { result, orgs } = await opened(() =>
+      deliver({ "x-test-proof": "forged", "x-test-org": org.id, "x-request-id": "hook-refused-1" }),
+    );
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: "Bad proof", code: "UNAUTHORIZED", status: 401 });
+    expect(result.response.headers.get("x-request-id")).toBe("hook-refused-1");
+    expect(orgs).toEqual([]);
+  });
+
+  test("a tenant named after verification that does not exist is a 404; none named answers without a tenant", async () => {
+    const unknown = await opened(() =>
+      deliver({ "x-test-proof": "good", "x-test-org": "org_doesnotexist1" }),
+    );
+    expect(unknown.result.status).toBe(404);
+    expect(unknown.result.body).toEqual({ error: "Organization not found", code: "NOT_FOUND", status: 404 });
+    expect(unknown.orgs).toEqual([]);
+    const none = await opened(() => deliver({ "x-test-proof": "good" }));
+    expect(none.result.status).toBe(200);
+    expect(none.result.body.data).toEqual({ wrote: false, tenantInPrepare: false });
+    expect(none.orgs).toEqual([]);
   });
 });
 

@@ -5,13 +5,15 @@ import type { ExecuteOptions, Outcome, Principal } from "../../src/core/executor
 import type { Caller, DashboardUser, Operation } from "../../src/core/operation.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { PT_ADDRESS } from "../helpers/shop.ts";
-import { type FakeStripe, fakeStripe } from "../payments/helpers.ts";
+import { type FakeStripe, fakeStripe, stripeEvent, stripeHeader } from "../payments/helpers.ts";
 
 // Every declared operation run through the executor alone (no Request, no HTTP adapter), from a
 // table of minimal valid inputs keyed by operationId. The fixtures are made by executing
 // operations too; destructive rows get resources of their own.
 
 const PASSWORD = "correct horse battery";
+const CHECKOUT_SECRET = "e".repeat(40);
+const STRIPE_WEBHOOK_SECRET = "whsec_executorSigningSecret42";
 
 interface Row {
   principal: Principal;
@@ -20,6 +22,8 @@ interface Row {
   expectStatus: 200 | 201 | 204;
   /** A storefront customer session token, handed over as `options.customerToken`. */
   customerToken?: string;
+  /** A webhook's delivery: its request headers and body bytes. */
+  delivery?: Pick<ExecuteOptions, "headers" | "rawBody">;
 }
 
 let t: TestApp;
@@ -108,6 +112,8 @@ interface Fixtures {
   /** Card orders: one to pay again, one whose shopper comes back from Stripe. */
   cardOrderToRetry: string;
   cardOrderToConfirm: { id: string; sessionId: string };
+  /** A Stripe event about no payment of ours, signed with the platform's secret. */
+  stripeNotification: { body: Uint8Array; signature: string };
   dashboard: {
     email: string;
     user: DashboardUser;
@@ -150,6 +156,8 @@ beforeAll(async () => {
       STRIPE_API_BASE: stripe.url,
       STRIPE_SECRET_KEY: "sk_test_executor",
       STRIPE_PUBLISHABLE_KEY: "pk_test_executor",
+      STRIPE_WEBHOOK_SECRET,
+      CHECKOUT_API_SECRET: CHECKOUT_SECRET,
     },
   });
   const orgA = (await t.org("Executor Shop A")).id;
@@ -228,6 +236,8 @@ beforeAll(async () => {
   user.activeOrganizationId = dashOrg.id;
   const key = await run("createApiKey", { user }, { name: "to revoke", organizationId: dashOrg.id });
   const otherSession = await run("signInEmail", {}, { email, password: PASSWORD });
+  const notification = JSON.stringify(stripeEvent("checkout.session.expired", { id: "cs_unknown" }));
+  const signature = await stripeHeader(notification, STRIPE_WEBHOOK_SECRET, Math.floor(Date.now() / 1000));
 
   F = {
     orgA,
@@ -262,6 +272,7 @@ beforeAll(async () => {
     orderToCancel,
     cardOrderToRetry,
     cardOrderToConfirm: { id: cardOrderToConfirm, sessionId },
+    stripeNotification: { body: new TextEncoder().encode(notification), signature },
     dashboard: {
       email,
       user,
@@ -295,6 +306,17 @@ const userRow = (
   expectStatus: Row["expectStatus"] = 200,
   user: DashboardUser = F.dashboard.user,
 ): Row => ({ principal: { user }, input, expectStatus });
+/** A webhook call: no principal; a readiness GET without headers or body, else the signed notification. */
+const webhookRow = (input: Record<string, unknown>, headers: Record<string, string> = {}): Row => ({
+  principal: {},
+  input,
+  expectStatus: 200,
+  delivery: {
+    headers: new Headers(headers),
+    rawBody: headers["stripe-signature"] ? F.stripeNotification.body : new Uint8Array(),
+  },
+});
+const signed = () => ({ "stripe-signature": F.stripeNotification.signature });
 
 /**
  * One row per operation, run in this order: reads first, then writes on shared fixtures, then
@@ -304,6 +326,13 @@ const table: Record<string, () => Row> = {
   // service
   getHealth: () => publicRow(),
   getMe: () => admin(),
+
+  // payment webhooks: readiness, and a `_` notification verified but about nothing of ours
+  paymentWebhookGet: () => webhookRow({ provider: "stripe", org: F.orgA }),
+  paymentWebhookIngressGet: () => webhookRow({ provider: "easypay", org: F.orgA }),
+  paymentWebhook: () =>
+    webhookRow({ provider: "stripe", org: "_" }, { ...signed(), "x-checkout-secret": CHECKOUT_SECRET }),
+  paymentWebhookIngress: () => webhookRow({ provider: "stripe", org: "_" }, signed()),
 
   // storefront reads
   listProducts: () => storefront(),
@@ -411,10 +440,13 @@ describe("every declared operation runs through the executor", () => {
   for (const [operationId, row] of Object.entries(table)) {
     test(operationId, async () => {
       const op = operation(operationId);
-      const { principal, input, expectStatus, customerToken } = row();
+      const { principal, input, expectStatus, customerToken, delivery } = row();
       expect(expectStatus).toBe(op.status ?? 200);
 
-      const outcome = await execute(operationId, principal, input, { customerToken: () => customerToken });
+      const outcome = await execute(operationId, principal, input, {
+        customerToken: () => customerToken,
+        ...delivery,
+      });
       expect(outcome.status).toBe(op.status ?? 200);
       expect(outcome.replayed).toBe(false);
 

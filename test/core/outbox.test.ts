@@ -5,6 +5,7 @@ import { deleteOrganization } from "../../src/auth/service.ts";
 import type { Module } from "../../src/core/module.ts";
 import { retryDelay } from "../../src/core/outbox.ts";
 import { migrations as platformMigrations } from "../../src/db/migrations/platform/index.ts";
+import { paymentsState } from "../../src/payments/state.ts";
 import { outboxTestModule, ranMarkers } from "../fixtures/outbox-module.ts";
 import { jsonBody, makeTestApp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -30,11 +31,11 @@ function outboxRow(t: TestApp, orgId: string, id: string) {
   } | null;
 }
 
-async function setup() {
+async function setup({ start = true } = {}) {
   const t = makeTestApp();
   const log = join(t.dataDir, "runs.log");
   t.close();
-  const app = makeTestApp({ dataDir: t.dataDir, modules: [outboxTestModule(log)] });
+  const app = makeTestApp({ dataDir: t.dataDir, modules: [outboxTestModule(log)], start });
   cleanups.push(() => app.cleanup());
   const org = await app.org("Outbox");
   const send = (body: Record<string, unknown>) =>
@@ -188,6 +189,40 @@ describe("work after commit survives SIGKILL", () => {
   }, 20_000);
 });
 
+describe("background work runs only in a started service", () => {
+  test("an app built without serving drains no queued work until it is started", async () => {
+    const { t, log, org, send } = await setup({ start: false });
+    const { status, body } = await send({ marker: "waits", kind: "queued" });
+    expect(status).toBe(201);
+    await Bun.sleep(300);
+    expect(ranMarkers(log)).toEqual([]);
+    expect(outboxRow(t, org.id, body.data.job)?.status).toBe("pending");
+    t.app.start();
+    await until(() => outboxRow(t, org.id, body.data.job)?.status === "done");
+    expect(ranMarkers(log)).toEqual(["waits"]);
+  });
+
+  test("start runs the modules' start hooks in module order, once; close stops them in reverse order; the payments sweep timer exists only in between", () => {
+    const calls: string[] = [];
+    const hooks = (name: string): Module => ({
+      name,
+      operations: [],
+      start: () => void calls.push(`start ${name}`),
+      stop: () => void calls.push(`stop ${name}`),
+    });
+    const t = makeTestApp({ modules: [hooks("first"), hooks("second")] });
+    cleanups.push(() => t.cleanup());
+    expect(paymentsState(t.app.ctx).sweepTimer).toBeUndefined();
+    t.app.start();
+    t.app.start();
+    expect(calls).toEqual(["start first", "start second"]);
+    expect(paymentsState(t.app.ctx).sweepTimer).toBeDefined();
+    t.close();
+    expect(calls).toEqual(["start first", "start second", "stop second", "stop first"]);
+    expect(paymentsState(t.app.ctx).sweepTimer).toBeUndefined();
+  });
+});
+
 describe("the control plane knows which organizations have outbox work", () => {
   /** Apps opened one after another on one data directory (a restart); all closed after the test. */
   function restarts() {
@@ -202,7 +237,7 @@ describe("the control plane knows which organizations have outbox work", () => {
       dataDir: base.dataDir,
       log: join(base.dataDir, "runs.log"),
       open(module: Module, env: Record<string, string> = {}, dataDir = base.dataDir) {
-        const app = makeTestApp({ dataDir, modules: [module], env });
+        const app = makeTestApp({ dataDir, modules: [module], env, start: true });
         apps.push(app);
         return app;
       },

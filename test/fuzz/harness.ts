@@ -47,7 +47,7 @@ const DASHBOARD_USER = "fuzz.owner@example.com";
  * leave alone. Read on connections of its own, so `PRAGMA data_version` tells when the service
  * committed anything, and the rows are hashed again only then.
  */
-class Fingerprint {
+export class Fingerprint {
   private readonly connections = new Map<string, Database>();
   /** Per file: the `PRAGMA data_version` last seen and the hash of the rows at that version. */
   private readonly seen = new Map<string, { version: number; hash: string }>();
@@ -143,7 +143,9 @@ export class FuzzTarget {
 
   /** `operations`: extra operations served beside the modules' (the harness's own tests use them). */
   static async create(options: { operations?: Operation[] } = {}): Promise<FuzzTarget> {
-    const t = makeTestApp({ env: { DEMO_TENANT: "true" }, operations: options.operations });
+    // With CHECKOUT_API_SECRET unset, every payment notification is a 503 WEBHOOKS_DISABLED by design.
+    const env = { DEMO_TENANT: "true", CHECKOUT_API_SECRET: "f".repeat(40) };
+    const t = makeTestApp({ env, operations: options.operations });
     const demo = await ensureDemoTenant(t.app.ctx);
     if (!demo) throw new Error("demo store not created");
     const doc = (await t.json("/v1/openapi.json")).body as OpenApiDocument;

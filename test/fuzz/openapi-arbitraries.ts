@@ -373,6 +373,39 @@ function brokenBody(schema: Schema, ctx: FuzzContext): fc.Arbitrary<Broken> {
   return fc.oneof(...options);
 }
 
+/** `valid` as JSON text with `field` set to the JSON text `value` (which may be too deep to build as a value). */
+function withField(valid: unknown, field: string, value: string): string {
+  const rest: Record<string, unknown> =
+    valid !== null && typeof valid === "object" && !Array.isArray(valid) ? { ...valid } : {};
+  delete rest[field];
+  const tail = JSON.stringify(rest).slice(1); // the other fields and the closing brace
+  return `{${JSON.stringify(field)}:${value}${tail === "}" ? "" : ","}${tail}`;
+}
+
+/**
+ * Arrays or objects nested past the service's limit of 64 levels (docs/api-conventions.md,
+ * "Limits"): the whole body, or one field of a valid body. Written as text, never built as values.
+ */
+function deeplyNested(schema: Schema): fc.Arbitrary<{ label: string; text: (valid: unknown) => string }> {
+  const fields = Object.keys(schema.properties ?? {});
+  return fc
+    .tuple(
+      fc.constantFrom(65, 1_000, 30_000),
+      fc.constantFrom("arrays", "objects"),
+      fc.constantFrom(undefined, ...fields),
+    )
+    .map(([levels, kind, field]) => {
+      const deep =
+        kind === "arrays"
+          ? `${"[".repeat(levels)}${"]".repeat(levels)}`
+          : `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+      return {
+        label: `${field ?? "body"}: ${levels} levels of ${kind}`,
+        text: (valid) => (field === undefined ? deep : withField(valid, field, deep)),
+      };
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Whole requests
 
@@ -443,6 +476,10 @@ function validParts(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<Parts> {
 const live = (headers: () => Record<string, string>) => fc.constant(undefined).map(headers);
 
 const isPublic = (op: FuzzOperation) => op.security.length === 0;
+/** Resolves a caller from its credentials (webhooks do not: they take a shared secret, or nothing). */
+const CALLER_SCHEMES = new Set(["apiKey", "agentToken", "sessionCookie"]);
+const resolvesCaller = (op: FuzzOperation) =>
+  op.security.some((set) => set.some((scheme) => CALLER_SCHEMES.has(scheme)));
 const acceptsHostAlone = (op: FuzzOperation) => op.security.some((set) => set.length === 0);
 const needsCustomerSession = (op: FuzzOperation) =>
   !isPublic(op) &&
@@ -493,13 +530,13 @@ function oddHeaders(op: FuzzOperation, creds: Credentials): fc.Arbitrary<OddHead
         withCredential: false,
         label: `authorization ${JSON.stringify(authorization)}`,
         // A present but unusable Authorization is a wrong credential, never a fall-back to the Host.
-        mustFail: !isPublic(op),
+        mustFail: resolvesCaller(op),
       })),
     fc.constantFrom("ck_unknown", "x".repeat(5000)).map((key) => ({
       headers: { "x-api-key": key, ...host },
       withCredential: false,
       label: `x-api-key of ${key.length}`,
-      mustFail: !isPublic(op),
+      mustFail: resolvesCaller(op),
     })),
     fc.constantFrom("cs_unknown", "garbage", "", "x".repeat(4096)).map((token) => ({
       headers: { "x-customer-session": token, ...host },
@@ -607,6 +644,9 @@ export function caseArbitrary(
       fc
         .tuple(parts, headers, fc.constantFrom("{", '{"a":', "[1,", "\u0000", "null"))
         .map(([p, h, raw]) => toCase(op, p, h, `malformed JSON ${JSON.stringify(raw)}`, true, raw)),
+      fc
+        .tuple(parts, headers, deeplyNested(body))
+        .map(([p, h, deep]) => toCase(op, p, h, deep.label, true, deep.text(p.body))),
       fc
         .tuple(
           parts,

@@ -23,13 +23,17 @@ export interface TestApp {
   cleanup(): void;
 }
 
-/** An app on a fresh temp DATA_DIR with real SQLite files. */
+/**
+ * An app on a fresh temp DATA_DIR with real SQLite files. `start` starts its background work as a
+ * serving service does (the outbox's drainer, the modules' timers); without it queued jobs wait.
+ */
 export function makeTestApp(
   options: {
     env?: Record<string, string>;
     operations?: Operation[];
     modules?: Module[];
     dataDir?: string;
+    start?: boolean;
   } = {},
 ): TestApp {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "commerce-test-"));
@@ -37,6 +41,7 @@ export function makeTestApp(
   const extra = [...(options.modules ?? [])];
   if (options.operations) extra.push({ name: "test", operations: options.operations });
   const app = createApp(config, extra);
+  if (options.start) app.start();
   let closed = false;
   const request = (path: string, init?: RequestInit) =>
     app.fetch(new Request(`http://localhost${path}`, init));
@@ -87,4 +92,23 @@ export async function signUp(t: TestApp, email: string, password = "correct hors
   const response = await t.request("/api/auth/sign-up/email", jsonBody({ email, password }));
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return cookieFrom(response);
+}
+
+/** Runs `fn` and records the organizations whose tenant files it took from the pool meanwhile. */
+export async function tenantsTaken<T>(
+  app: App,
+  fn: () => Promise<T>,
+): Promise<{ result: T; orgs: string[] }> {
+  const pool = app.ctx.tenants;
+  const acquire = pool.acquire;
+  const orgs: string[] = [];
+  pool.acquire = (orgId: string) => {
+    orgs.push(orgId);
+    return acquire.call(pool, orgId);
+  };
+  try {
+    return { result: await fn(), orgs };
+  } finally {
+    pool.acquire = acquire;
+  }
 }

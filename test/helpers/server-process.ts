@@ -13,6 +13,13 @@ export interface SpawnedServer {
   stderr: Promise<string>;
 }
 
+export interface SpawnServerOptions {
+  /** What to run instead of `bun src/server.ts`: anything that starts it and passes its stdout on. */
+  command?: string[];
+  /** Where to run it; the repository by default. */
+  cwd?: string;
+}
+
 /**
  * Starts `bun src/server.ts` with `env` (which should ask for `PORT=0`) and resolves once it
  * printed the address it listens on.
@@ -20,9 +27,10 @@ export interface SpawnedServer {
 export async function spawnServer(
   env: Record<string, string | undefined>,
   stderr: "pipe" | "inherit" = "pipe",
+  { command = [process.execPath, "src/server.ts"], cwd = ROOT }: SpawnServerOptions = {},
 ): Promise<SpawnedServer> {
-  const child = Bun.spawn([process.execPath, "src/server.ts"], {
-    cwd: ROOT,
+  const child = Bun.spawn(command, {
+    cwd,
     env,
     stdin: "ignore",
     stdout: "pipe",

@@ -1,5 +1,5 @@
 import type { TestApp } from "./app.ts";
-import { adminClient, shirtProduct } from "./catalog.ts";
+import { adminClient, shirtProduct, simpleProduct } from "./catalog.ts";
 
 export const PT_ADDRESS = {
   firstName: "Ana",
@@ -66,3 +66,19 @@ export async function makeShop(t: TestApp, name: string, host: string) {
 }
 
 export type Shop = Awaited<ReturnType<typeof makeShop>>;
+
+/** An active one-variant product of the shop with `onHand` tracked in stock; answers its variant's id. */
+export async function stockedVariant(
+  shop: Shop,
+  name: string,
+  price: number,
+  onHand: number,
+): Promise<string> {
+  const product = await shop.admin.post(
+    "/v1/admin/products",
+    simpleProduct(name, price, { status: "active" }),
+  );
+  const variantId: string = product.body.data.variants[0].id;
+  await shop.admin.patch(`/v1/admin/inventory/${variantId}`, { onHand, tracked: true });
+  return variantId;
+}

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { LOCALE_PATTERN } from "../../src/catalog/schema.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../src/core/errors.ts";
 import { defineOperation, isTenantWrite } from "../../src/core/operation.ts";
 import { assertRegistry } from "../../src/core/registry.ts";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
+import { strictAjv } from "../helpers/openapi-conformance.ts";
 
 let t: TestApp;
 let doc: any;
@@ -50,8 +52,9 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
-  test("declares the caller and customer-session security schemes and uses them", () => {
+  test("declares the caller, customer-session and webhook shared-secret security schemes and uses them", () => {
     expect(doc.components.securitySchemes).toEqual({
+      checkoutSecret: expect.objectContaining({ type: "apiKey", in: "header", name: "x-checkout-secret" }),
       apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }),
       agentToken: expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "JWT" }),
       sessionCookie: expect.objectContaining({ type: "apiKey", in: "cookie", name: "session_token" }),
@@ -67,6 +70,10 @@ describe("GET /v1/openapi.json", () => {
       expect.arrayContaining([{ apiKey: [] }, { agentToken: [] }, { sessionCookie: [] }]),
     );
     expect(doc.paths["/v1/health"].get.security).toEqual([]);
+    // A notification needs the shared secret; a readiness GET needs none.
+    const webhook = doc.paths["/v1/webhooks/payments/{provider}"];
+    expect(webhook.post.security).toEqual([{ checkoutSecret: [] }]);
+    expect(webhook.get.security).toEqual([{}, { checkoutSecret: [] }]);
   });
 
   test("every operation documents its error responses with the error body", () => {
@@ -236,6 +243,19 @@ describe("the OpenAPI document is complete", () => {
     expect(documentedCodes).toContain(placed.body.code);
   });
 
+  test("a wrong password at the dashboard's sign-in is a 401 the document declares for signInEmail", async () => {
+    await signUp(t, "declared-401@example.com");
+    const res = await t.json(
+      "/api/auth/sign-in/email",
+      jsonBody({ email: "declared-401@example.com", password: "not the password" }),
+    );
+    expect(res.status).toBe(401);
+    const declared = documented("signInEmail").responses["401"];
+    expect(response(declared).content["application/json"].schema.allOf[1].properties.code.enum).toEqual([
+      res.body.code,
+    ]);
+  });
+
   test("list operations take page and limit from components/parameters", () => {
     expect(doc.components.parameters.Page).toEqual(
       expect.objectContaining({ name: "page", in: "query", schema: expect.objectContaining({ minimum: 1 }) }),
@@ -311,6 +331,31 @@ describe("the OpenAPI document is complete", () => {
           op.operationId,
           [...Value.Errors(schema, data)].map((e) => `${e.path} ${e.message}`),
         ]).toEqual([op.operationId, []]);
+      }
+    }
+  });
+
+  test("localized text maps declare string values and show real locale keys in their examples", () => {
+    const maps: { where: string; schema: any }[] = [];
+    const walk = (node: any, where: string) => {
+      if (node === null || typeof node !== "object") return;
+      if (node.patternProperties?.[LOCALE_PATTERN]) maps.push({ where, schema: node });
+      for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
+    };
+    walk(doc, "#");
+    // LocalizedText, and the names and descriptions that products, categories and shipping methods take.
+    expect(maps.map((map) => map.where)).toContain("#/components/schemas/LocalizedText");
+    expect(maps.length).toBeGreaterThanOrEqual(10);
+    const ajv = strictAjv();
+    const locale = new RegExp(LOCALE_PATTERN);
+    for (const { where, schema } of maps) {
+      // The values, whatever the key, so generated clients type the map Record<string, string>.
+      expect([where, schema.additionalProperties?.type]).toEqual([where, "string"]);
+      // What the API reference shows as the map's example: locales, not the key pattern.
+      expect([where, schema.examples?.length > 0]).toEqual([where, true]);
+      for (const example of schema.examples) {
+        for (const key of Object.keys(example)) expect(key).toMatch(locale);
+        expect([where, ajv.validate(schema, example), ajv.errors]).toEqual([where, true, null]);
       }
     }
   });

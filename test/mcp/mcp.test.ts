@@ -9,6 +9,7 @@ import { isAgentOperation } from "../../src/core/registry.ts";
 import { McpEndpoint, SERVER_NAME } from "../../src/mcp/endpoint.ts";
 import { approve, TestHost } from "../agents/helpers.ts";
 import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
+import { strictAjv } from "../helpers/openapi-conformance.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
 
 let t: TestApp;
@@ -129,6 +130,30 @@ describe("MCP at /mcp through the SDK Client", () => {
     const list = tools.find((tool) => tool.name === "listProducts")!;
     expect(list.inputSchema.properties?.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
     expect(list.inputSchema.required).toBeUndefined();
+  });
+
+  test("every tool's inputSchema is plain JSON Schema: Ajv 2020 in strict mode compiles each, line-break fields included", async () => {
+    const client = await connect({ "x-api-key": shop.org.key });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(agentOperations().length);
+    const ajv = strictAjv();
+    const refused: string[] = [];
+    for (const tool of tools) {
+      try {
+        ajv.compile(tool.inputSchema);
+      } catch (error) {
+        refused.push(`${tool.name}: ${(error as Error).message}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    // What strict mode refuses: a keyword of our own, as the multi-line marker once was.
+    expect(() => strictAjv().compile({ type: "string", "x-multiline": true })).toThrow(/unknown keyword/);
+    // The multi-line fields still take line breaks, through the tool as through REST.
+    const product = await ok(client, "adminUpdateProduct", {
+      id: shop.shirt.id,
+      description: { en: "Line one\n\tLine two" },
+    });
+    expect(product.data.description).toEqual({ en: "Line one\n\tLine two" });
   });
 
   test("annotations follow the method: GET read-only, DELETE destructive, refund and cancel destructive", async () => {

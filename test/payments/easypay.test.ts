@@ -285,6 +285,40 @@ describe("the sweep and Easypay", () => {
   });
 });
 
+describe("Easypay's expiry", () => {
+  test("Easypay's returned expiration_time becomes the attempt's expiry: the order shows it, and the sweep waits for it rather than for the 3 days asked", async () => {
+    const DAY = 24 * 3600_000;
+    const granted = new Date(Math.floor((Date.now() + 10 * DAY) / 60_000) * 60_000).toISOString();
+    w.easypay.expirationTime = granted.slice(0, 16).replace("T", " ");
+    let placed: Awaited<ReturnType<typeof easypayOrder>>;
+    try {
+      placed = await easypayOrder("easypay_multibanco", 5);
+    } finally {
+      w.easypay.expirationTime = null;
+    }
+    const { order, payment } = placed;
+    const asked = JSON.parse(w.easypay.calls.findLast((c) => c.path === "/2.0/single")!.body).expiration_time;
+    expect(Date.parse(`${asked.replace(" ", "T")}:00Z`) - Date.now()).toBeLessThan(3 * DAY + 60_000);
+    expect(order.payment.expiresAt).toBe(granted);
+    expect(order.payment.action).toMatchObject({ type: "reference", expiresAt: granted });
+    expect((await adminOrder(shop, order.id)).payment.expiresAt).toBe(granted);
+
+    try {
+      // Past what was asked (3 days and the grace), within what Easypay granted: still payable.
+      w.clock.offset = 3 * DAY + 16 * 60_000;
+      const before = w.easypay.calls.length;
+      await sweepPayments(w.t.app.ctx);
+      expect(w.easypay.calls.slice(before).map((c) => c.path)).not.toContain(`/2.0/single/${payment.id}`);
+      expect(await adminOrder(shop, order.id)).toMatchObject({ status: "open", paymentStatus: "pending" });
+      w.clock.offset = Date.parse(granted) + 16 * 60_000 - Date.now();
+      await sweepPayments(w.t.app.ctx);
+    } finally {
+      w.clock.offset = 0;
+    }
+    expect(await adminOrder(shop, order.id)).toMatchObject({ status: "cancelled", paymentStatus: "expired" });
+  });
+});
+
 describe("the API route", () => {
   test("Easypay is always re-fetched at the API, also for a request that came with the shared secret", async () => {
     const { order, payment } = await easypayOrder();

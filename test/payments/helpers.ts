@@ -108,6 +108,8 @@ export interface FakeStripe extends FakeServer {
   /** What GET /v1/checkout/sessions/:id answers (set by the test). */
   sessionState: Map<string, Record<string, unknown>>;
   refundStatus: string;
+  /** Secret keys Stripe answers 401 (an unknown or revoked key). */
+  refusedKeys: Set<string>;
 }
 
 export function fakeStripe(): FakeStripe {
@@ -115,7 +117,18 @@ export function fakeStripe(): FakeStripe {
   const byKey = new Map<string, unknown>();
   const sessions = new Map<string, Record<string, string>>();
   const sessionState = new Map<string, Record<string, unknown>>();
+  const refusedKeys = new Set<string>();
   const fake = fakeServer((call) => {
+    const key = call.headers.authorization?.replace(/^Bearer /, "") ?? "";
+    if (refusedKeys.has(key)) {
+      return Response.json(
+        { error: { type: "invalid_request_error", message: "Invalid API Key provided" } },
+        { status: 401 },
+      );
+    }
+    if (call.method === "GET" && call.path === "/v1/checkout/sessions") {
+      return Response.json({ object: "list", data: [], has_more: false, url: "/v1/checkout/sessions" });
+    }
     const read = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(call.path);
     if (call.method === "GET" && read) {
       const params = sessions.get(read[1]!);
@@ -133,8 +146,8 @@ export function fakeStripe(): FakeStripe {
         ...sessionState.get(read[1]!),
       });
     }
-    const key = call.headers["idempotency-key"];
-    if (key && byKey.has(key)) return Response.json(byKey.get(key));
+    const idempotencyKey = call.headers["idempotency-key"];
+    if (idempotencyKey && byKey.has(idempotencyKey)) return Response.json(byKey.get(idempotencyKey));
     const params = Object.fromEntries(new URLSearchParams(call.body));
     let answer: unknown;
     if (call.method === "POST" && call.path === "/v1/checkout/sessions") {
@@ -154,13 +167,14 @@ export function fakeStripe(): FakeStripe {
         amount: Number(params.amount),
       };
     } else return Response.json({ error: { message: "no such route" } }, { status: 404 });
-    if (key) byKey.set(key, answer);
+    if (idempotencyKey) byKey.set(idempotencyKey, answer);
     return Response.json(answer);
   });
   const fakeStripeRefund = Object.assign(fake, {
     sessions,
     sessionState,
     refundStatus: "succeeded",
+    refusedKeys,
   }) as FakeStripe;
   return fakeStripeRefund;
 }
@@ -208,6 +222,7 @@ export interface EasypayPayment {
   currency: string;
   payment_status: string;
   method: { type: string; entity?: number; reference?: string };
+  expiration_time?: string;
 }
 
 export interface FakeEasypay extends FakeServer {
@@ -215,6 +230,10 @@ export interface FakeEasypay extends FakeServer {
   refunds: Map<string, { id: string; status: string; value: number }>;
   /** Answer GET /2.0/single/:id with this status instead (404, 500). */
   singleStatus: number | null;
+  /** API keys Easypay answers 403 (unknown or blocked credentials). */
+  refusedKeys: Set<string>;
+  /** The `expiration_time` Easypay gives new payments instead of the one asked for. */
+  expirationTime: string | null;
 }
 
 export function fakeEasypay(): FakeEasypay {
@@ -222,10 +241,28 @@ export function fakeEasypay(): FakeEasypay {
   const payments = new Map<string, EasypayPayment>();
   const refunds = new Map<string, { id: string; status: string; value: number }>();
   const fake = fakeServer((call) => {
+    if (self.refusedKeys.has(call.headers.apikey ?? "")) {
+      return Response.json(
+        { status: "error", message: ["Authentication Error: Invalid AccountId or ApiKey"] },
+        { status: 403 },
+      );
+    }
     const single = /^\/2\.0\/single\/([^/]+)$/.exec(call.path);
     const refund = /^\/2\.0\/refund\/([^/]+)$/.exec(call.path);
+    if (call.method === "GET" && call.path === "/2.0/single") {
+      return Response.json({
+        meta: { page: { current: 1, total: 1 } },
+        data: [...payments.values()].slice(0, 1),
+      });
+    }
     if (call.method === "POST" && call.path === "/2.0/single") {
-      const body = JSON.parse(call.body) as { key: string; value: number; currency: string; method: string };
+      const body = JSON.parse(call.body) as {
+        key: string;
+        value: number;
+        currency: string;
+        method: string;
+        expiration_time?: string;
+      };
       const id = crypto.randomUUID();
       const payment: EasypayPayment = {
         id,
@@ -237,6 +274,7 @@ export function fakeEasypay(): FakeEasypay {
           body.method === "mb"
             ? { type: "mb", entity: 21098, reference: `8${String(++n).padStart(8, "0")}` }
             : { type: "mbw" },
+        expiration_time: self.expirationTime ?? body.expiration_time,
       };
       payments.set(id, payment);
       return Response.json({ status: "ok", ...payment }, { status: 201 });
@@ -262,6 +300,8 @@ export function fakeEasypay(): FakeEasypay {
   self.payments = payments;
   self.refunds = refunds;
   self.singleStatus = null;
+  self.refusedKeys = new Set();
+  self.expirationTime = null;
   return self;
 }
 
@@ -289,8 +329,12 @@ export function makeWorld(env: Record<string, string> = {}): PaymentsWorld {
       STRIPE_API_BASE: stripe.url,
       IFTHENPAY_BASE_URL: ifthenpay.url,
       EASYPAY_BASE_URL: easypay.url,
+      // Started like a served app (the outbox retries provider calls), but the tests run the
+      // sweep themselves, with the clock they moved: its timer never fires during a test.
+      PAYMENT_SWEEP_INTERVAL_S: "86400",
       ...env,
     },
+    start: true,
   });
   const clock = {
     offset: 0,

@@ -17,6 +17,7 @@ import {
   deliverStripe,
   EASYPAY,
   ENCRYPTION_KEY,
+  fakeStripe,
   IFTHENPAY,
   makeWorld,
   OLD_ENCRYPTION_KEY,
@@ -252,11 +253,14 @@ describe("admin integration settings", () => {
       const op = w.t.app.operations.find((o) => o.operationId === id);
       expect(op?.agent).toBe(false);
     }
-    // The webhook routes are not operations at all: no capability or tool can name them.
-    expect(w.t.app.operations.some((o) => o.path.startsWith("/v1/webhooks/"))).toBe(false);
+    // The webhook operations are declared (they are in the OpenAPI document) but never offered to agents.
+    const webhooks = w.t.app.operations.filter((o) => o.access === "webhook").map((o) => o.operationId);
+    expect(webhooks).toEqual(expect.arrayContaining(["paymentWebhook", "paymentWebhookGet"]));
+    for (const id of webhooks)
+      expect(w.t.app.operations.find((o) => o.operationId === id)?.agent).toBe(false);
     const { toolOf } = await import("../../src/mcp/tools.ts");
     const tools = w.t.app.operations.filter((o) => o.agent !== false).map((o) => toolOf(o).definition.name);
-    for (const id of ids) expect(tools).not.toContain(id);
+    for (const id of [...ids, ...webhooks]) expect(tools).not.toContain(id);
 
     const shop = await makeShop(w.t, "Storefront", "integrations-shop.example");
     for (const [method, path] of [
@@ -304,6 +308,107 @@ describe("admin integration settings", () => {
     expect(asMember.status).toBe(403);
     const asOwner = await w.t.json("/v1/admin/integrations", { headers: { cookie: ownerCookie } });
     expect(asOwner.status).toBe(200);
+  });
+});
+
+describe("credentials are checked with the provider before they are saved", () => {
+  const openapiResponses = async () =>
+    Object.keys(
+      (await w.t.json("/v1/openapi.json")).body.paths["/v1/admin/integrations/{provider}"].put.responses,
+    );
+
+  /** A PUT the provider refuses: a 422 naming the provider and its HTTP status; the error body. */
+  async function refusedPut(key: string, provider: string, fields: unknown, refusal: string) {
+    const res = await putIntegration(w.t, key, provider, { fields });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: "UNPROCESSABLE", status: 422 });
+    expect(res.body.error).toContain(`${refusal}; nothing was saved`);
+    return res.body;
+  }
+
+  test("a Stripe secret key Stripe refuses is a 422 UNPROCESSABLE naming the refusal at /body/fields/secretKey and saves nothing; an accepted one is checked with an authenticated call, then saved", async () => {
+    const shop = await w.t.org("Stripe check");
+    const revoked = "sk_test_revokedKey999";
+    w.stripe.refusedKeys.add(revoked);
+    const refusal = "Stripe refused these credentials (HTTP 401)";
+    const refused = await refusedPut(shop.key, "stripe", { ...STRIPE, secretKey: revoked }, refusal);
+    expect(refused.details).toEqual([{ path: "/body/fields/secretKey", message: "refused by Stripe" }]);
+    expect(JSON.stringify(refused)).not.toContain(revoked);
+    expect(rawRow(shop.id, "stripe")).toBeNull();
+
+    const before = w.stripe.calls.length;
+    expect((await putIntegration(w.t, shop.key, "stripe", { fields: STRIPE })).status).toBe(201);
+    const check = w.stripe.calls.slice(before);
+    expect(check.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /v1/checkout/sessions"]);
+    expect(check[0]!.headers.authorization).toBe(`Bearer ${STRIPE.secretKey}`);
+
+    // Replacing a working key with a refused one keeps the working one.
+    const saved = rawRow(shop.id, "stripe");
+    await refusedPut(shop.key, "stripe", { ...STRIPE, secretKey: revoked }, refusal);
+    expect(rawRow(shop.id, "stripe")).toEqual(saved);
+    expect(await openapiResponses()).toEqual(expect.arrayContaining(["422", "503"]));
+  });
+
+  test("Easypay credentials Easypay refuses (403) are a 422 with details at the fields sent and save nothing; a kept API key is checked with the accountId sent", async () => {
+    const shop = await w.t.org("Easypay check");
+    const wrongKey = "0e0f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
+    w.easypay.refusedKeys.add(wrongKey);
+    const refused = await refusedPut(
+      shop.key,
+      "easypay",
+      { ...EASYPAY, apiKey: wrongKey },
+      "Easypay refused these credentials (HTTP 403)",
+    );
+    expect(refused.details.map((d: { path: string }) => d.path)).toEqual([
+      "/body/fields/accountId",
+      "/body/fields/apiKey",
+    ]);
+    expect(rawRow(shop.id, "easypay")).toBeNull();
+
+    expect((await putIntegration(w.t, shop.key, "easypay", { fields: EASYPAY })).status).toBe(201);
+    // A new accountId alone: the stored API key is kept, and checked with it.
+    const accountId = "7d1c2b3a-4e5f-4a6b-9c8d-7e6f5a4b3c2d";
+    const before = w.easypay.calls.length;
+    expect((await putIntegration(w.t, shop.key, "easypay", { fields: { accountId } })).status).toBe(200);
+    const check = w.easypay.calls.slice(before);
+    expect(check.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /2.0/single"]);
+    expect(check[0]!.headers).toMatchObject({ accountid: accountId, apikey: EASYPAY.apiKey });
+  });
+
+  test("a provider that cannot be reached while credentials are saved is a 503 UPSTREAM_UNAVAILABLE with Retry-After and saves nothing", async () => {
+    const shop = await w.t.org("Providers down");
+    w.stripe.mode = "down";
+    w.easypay.mode = "down";
+    try {
+      for (const [provider, fields] of [
+        ["stripe", STRIPE],
+        ["easypay", EASYPAY],
+      ] as const) {
+        const res = await putIntegration(w.t, shop.key, provider, { fields });
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", status: 503 });
+        expect(res.response.headers.get("retry-after")).toBe("30");
+        expect(rawRow(shop.id, provider)).toBeNull();
+      }
+    } finally {
+      w.stripe.mode = "ok";
+      w.easypay.mode = "ok";
+    }
+    expect((await putIntegration(w.t, shop.key, "stripe", { fields: STRIPE })).status).toBe(201);
+  });
+
+  test("Ifthenpay keys, and Stripe settings that send no new secret key, are saved without a provider call", async () => {
+    const shop = await w.t.org("No check");
+    await putIntegration(w.t, shop.key, "stripe", { fields: STRIPE });
+    const calls = [w.stripe.calls.length, w.ifthenpay.calls.length, w.easypay.calls.length];
+    expect((await putIntegration(w.t, shop.key, "ifthenpay", { fields: IFTHENPAY })).status).toBe(201);
+    const kept = await putIntegration(w.t, shop.key, "stripe", {
+      enabled: false,
+      fields: { publishableKey: STRIPE.publishableKey, webhookSecret: STRIPE.webhookSecret },
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.enabled).toBe(false);
+    expect([w.stripe.calls.length, w.ifthenpay.calls.length, w.easypay.calls.length]).toEqual(calls);
   });
 });
 
@@ -368,7 +473,9 @@ describe("which credentials verify a webhook", () => {
 
 describe("key material", () => {
   test("without INTEGRATION_ENCRYPTION_KEY outside production, a key file is created once with mode 0600", async () => {
-    const t = makeTestApp({ env: { CHECKOUT_API_SECRET: CHECKOUT_SECRET } });
+    // Saving a Stripe key asks Stripe: a local fake answers.
+    const stripe = fakeStripe();
+    const t = makeTestApp({ env: { CHECKOUT_API_SECRET: CHECKOUT_SECRET, STRIPE_API_BASE: stripe.url } });
     try {
       const shop = await t.org("Keyless");
       expect((await putIntegration(t, shop.key, "stripe", { fields: STRIPE })).status).toBe(201);
@@ -380,6 +487,7 @@ describe("key material", () => {
       expect(read.body.data.secrets.secretKey.last4).toBe(STRIPE.secretKey.slice(-4));
     } finally {
       t.cleanup();
+      stripe.stop();
     }
   });
 

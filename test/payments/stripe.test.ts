@@ -128,6 +128,44 @@ describe("starting a card payment", () => {
     expect((await shop.storefront(`/v1/orders/${order.id}/payment`, { body: {} })).status).toBe(404);
   });
 
+  test("A place-order whose provider call fails answers the placed order with a payment that says it did not start (error, and retry naming POST /v1/orders/{id}/payment) on every read, until a retry opens it", async () => {
+    const stock = await stockOf(shop);
+    w.stripe.mode = "down";
+    let placed: Awaited<ReturnType<typeof placeWith>>;
+    try {
+      placed = await placeWith(shop, "stripe_card");
+      expect(placed.status).toBe(201);
+      const order = placed.body.data;
+      expect(await stockOf(shop)).toBe(stock - 1);
+      expect(order).toMatchObject({ status: "open", paymentStatus: "pending" });
+      const retry = {
+        operationId: "retryOrderPayment",
+        method: "POST",
+        path: `/v1/orders/${order.id}/payment`,
+      };
+      expect(order.payment).toMatchObject({ provider: "stripe", status: "created", retry });
+      expect(order.payment.error).toContain("did not start");
+      expect(order.payment.action).toBeUndefined();
+      // The provider's own words stay in the logs.
+      expect(order.payment.error).not.toContain("HTTP 503");
+      const read = await shop.storefront(`/v1/orders/${order.id}?token=${order.accessToken}`);
+      expect(read.body.data.payment).toEqual(order.payment);
+      expect((await adminOrder(shop, order.id)).payment).toEqual(order.payment);
+    } finally {
+      w.stripe.mode = "ok";
+    }
+    const order = placed.body.data;
+    const retried = await shop.storefront(`${order.payment.retry.path}?token=${order.accessToken}`, {
+      body: {},
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.payment.attemptId).toBe(order.payment.attemptId);
+    expect(retried.body.data.payment.action.type).toBe("redirect");
+    expect(retried.body.data.payment.error).toBeUndefined();
+    expect(retried.body.data.payment.retry).toBeUndefined();
+    expect((await adminOrder(shop, order.id)).paymentStatus).toBe("pending");
+  });
+
   test("a refused place-order writes no attempt and calls no provider", async () => {
     const before = w.stripe.calls.length;
     const { readyCart } = await import("./helpers.ts");
