@@ -166,7 +166,8 @@ describe("README, run top to bottom as written", () => {
     expect(orgId).toMatch(/^org_/);
     expect(key).toMatch(/^ck_/);
     demo = { orgId, key };
-  }, 60_000);
+    // The MCP Inspector block fetches Node 22 and the Inspector on a machine that has not run it yet.
+  }, 120_000);
 
   test("Start and Calling the API: the key picked out of the start's output is the demo's admin key, and each kind of caller resolves to its organization and scopes", () => {
     const me = output("Calling the API")

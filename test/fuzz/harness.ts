@@ -9,6 +9,7 @@ import { startCustomerSession } from "../../src/customers/accounts.ts";
 import { ensureDemoTenant } from "../../src/demo.ts";
 import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { PT_ADDRESS } from "../helpers/shop.ts";
+import { type FakeServer, fakeEasypay, fakeIfthenpay, fakeStripe } from "../payments/helpers.ts";
 import {
   type Credentials,
   caseArbitrary,
@@ -136,6 +137,7 @@ export class FuzzTarget {
     readonly ctx: FuzzContext,
     readonly creds: Credentials,
     private readonly demoOrgId: string,
+    private readonly providers: FakeServer[],
   ) {
     this.operations = operationsOf(doc);
     this.fingerprint = new Fingerprint(t.dataDir);
@@ -144,7 +146,17 @@ export class FuzzTarget {
   /** `operations`: extra operations served beside the modules' (the harness's own tests use them). */
   static async create(options: { operations?: Operation[] } = {}): Promise<FuzzTarget> {
     // With CHECKOUT_API_SECRET unset, every payment notification is a 503 WEBHOOKS_DISABLED by design.
-    const env = { DEMO_TENANT: "true", CHECKOUT_API_SECRET: "f".repeat(40) };
+    // Provider calls (saving credentials checks them, place-order opens payments) go to local fakes,
+    // never to a provider's real API.
+    const [stripe, ifthenpay, easypay] = [fakeStripe(), fakeIfthenpay(), fakeEasypay()];
+    const providers = [stripe, ifthenpay, easypay];
+    const env = {
+      DEMO_TENANT: "true",
+      CHECKOUT_API_SECRET: "f".repeat(40),
+      STRIPE_API_BASE: stripe.url,
+      IFTHENPAY_BASE_URL: ifthenpay.url,
+      EASYPAY_BASE_URL: easypay.url,
+    };
     const t = makeTestApp({ env, operations: options.operations });
     const demo = await ensureDemoTenant(t.app.ctx);
     if (!demo) throw new Error("demo store not created");
@@ -170,7 +182,7 @@ export class FuzzTarget {
         city: [PT_ADDRESS.city],
       },
     };
-    const target = new FuzzTarget(t, doc, ctx, creds, demo.org.id);
+    const target = new FuzzTarget(t, doc, ctx, creds, demo.org.id, providers);
     creds.userCookie = await signUp(t, DASHBOARD_USER);
     // The user owns an organization from the start, so its API-key operations have one to act on.
     await t.json(
@@ -314,5 +326,6 @@ export class FuzzTarget {
   close(): void {
     this.fingerprint.close();
     this.t.cleanup();
+    for (const provider of this.providers) provider.stop();
   }
 }

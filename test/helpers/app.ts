@@ -37,7 +37,10 @@ export function makeTestApp(
   } = {},
 ): TestApp {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "commerce-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", DEMO_TENANT: "false", ...options.env });
+  // Free space of the machine's temp dir is not what a test asserts on: health's disk check is off
+  // unless a test sets MIN_FREE_DISK_MB itself.
+  const defaults = { DATA_DIR: dataDir, LOG_LEVEL: "silent", DEMO_TENANT: "false", MIN_FREE_DISK_MB: "0" };
+  const config = loadConfig({ ...defaults, ...options.env });
   const extra = [...(options.modules ?? [])];
   if (options.operations) extra.push({ name: "test", operations: options.operations });
   const app = createApp(config, extra);
