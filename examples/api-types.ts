@@ -1185,7 +1185,7 @@ export interface paths {
     put?: never;
     /**
      * Try the order's payment again
-     * @description Same access as reading the order. When the provider could not be reached at place-order (`payment.status` `created` without `action`, with `error` and `retry` naming this operation), asks it again; otherwise starts a new payment with the order's method (a new card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.
+     * @description Same access as reading the order. When the provider could not be reached at place-order (`payment.status` `created` without `action`, with `error` and `retry` naming this operation), asks it again; otherwise starts a new payment with the order's method (a new card session, reference or MB WAY request). The body is optional: `returnUrl` is where a card payment sends the shopper back, under place-order's rule (one of the shop's hosts or an origin of its `allowedOrigins`, else a 422 at `/body/returnUrl`); without it, the order's page on the shop's platform host. Answers the order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.
      */
     post: operations["retryOrderPayment"];
     delete?: never;
@@ -1827,7 +1827,7 @@ export interface components {
             type: "offline";
             instructions: components["schemas"]["LocalizedText"];
           };
-      /** @description Present when the provider was asked for this payment and did not open it (it could not be reached or refused): nothing was charged and there is no `action`; `retry` says how to ask again */
+      /** @description Present when the provider was asked for this payment and did not open it (it could not be reached or refused): nothing was charged and there is no `action`; `retry` says how to ask again. Both are withdrawn once the order can no longer be paid (cancelled, or paid another way) */
       error?: string;
       /** @description The operation that asks the provider again; present with `error` */
       retry?: {
@@ -5909,7 +5909,14 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified domain or its platform host) or an origin of its `allowedOrigins`, else a 422 */
+          returnUrl?: string;
+        };
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -5929,6 +5936,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];

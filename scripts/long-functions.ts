@@ -1,102 +1,13 @@
 #!/usr/bin/env bun
-import { resolve } from "node:path";
 /**
  * Lists the functions, methods and arrow functions under `src/` longer than a number of lines,
- * longest first, as `lines  file:line  name`.
+ * longest first, as `lines  file:line  name` (how they are found and named: function-lengths.ts).
+ * `test/architecture.test.ts` holds `src/` to 80.
  *
  *   bun scripts/long-functions.ts          # longer than 80 lines
  *   bun scripts/long-functions.ts 40       # longer than 40 lines
- *
- * A function's length runs from its first to its last line, nested functions included; a nested
- * function long enough is listed on its own too. Names are qualified by what encloses them
- * (`products.save`, `createApp.fetch`); a function with no name of its own is named after the
- * call it is passed to (`defineOperation.handler` is `handler`, `items.map(…)` is `map(…)`).
  */
-import { Glob } from "bun";
-import ts from "typescript";
-
-const ROOT = resolve(import.meta.dir, "..");
-
-interface LongFunction {
-  file: string;
-  line: number;
-  lines: number;
-  name: string;
-}
-
-type FunctionNode =
-  | ts.FunctionDeclaration
-  | ts.MethodDeclaration
-  | ts.ArrowFunction
-  | ts.FunctionExpression
-  | ts.ConstructorDeclaration
-  | ts.GetAccessorDeclaration
-  | ts.SetAccessorDeclaration;
-
-function isFunctionNode(node: ts.Node): node is FunctionNode {
-  return (
-    ts.isFunctionDeclaration(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isArrowFunction(node) ||
-    ts.isFunctionExpression(node) ||
-    ts.isConstructorDeclaration(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node)
-  );
-}
-
-/** The name a declaration gives itself or the binding it is assigned to, if any. */
-function ownName(node: ts.Node, source: ts.SourceFile): string | undefined {
-  if (ts.isConstructorDeclaration(node)) return "constructor";
-  const name = (node as ts.Node & { name?: ts.Node }).name;
-  if (name) return name.getText(source);
-  const parent = node.parent;
-  if (
-    ts.isVariableDeclaration(parent) ||
-    ts.isPropertyAssignment(parent) ||
-    ts.isPropertyDeclaration(parent)
-  ) {
-    return parent.name.getText(source);
-  }
-  if (ts.isCallExpression(parent) && isFunctionNode(node)) {
-    const callee = parent.expression;
-    const last = ts.isPropertyAccessExpression(callee) ? callee.name.getText(source) : callee.getText(source);
-    return `${last}(…)`;
-  }
-  return undefined;
-}
-
-/** Enclosing names, outermost first: classes, functions and the bindings of object literals. */
-function qualifiedName(node: FunctionNode, source: ts.SourceFile): string {
-  const parts: string[] = [ownName(node, source) ?? "(anonymous)"];
-  for (let at = node.parent; at && !ts.isSourceFile(at); at = at.parent) {
-    const enclosing =
-      isFunctionNode(at) || ts.isClassDeclaration(at) || ts.isClassExpression(at)
-        ? ownName(at, source)
-        : ts.isObjectLiteralExpression(at)
-          ? ownName(at, source)
-          : undefined;
-    if (enclosing && enclosing !== parts[0]) parts.unshift(enclosing);
-  }
-  return parts.join(".");
-}
-
-function longFunctionsIn(path: string, text: string, limit: number): LongFunction[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const found: LongFunction[] = [];
-  const visit = (node: ts.Node) => {
-    if (isFunctionNode(node) && node.body) {
-      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      const lines = last - first + 1;
-      if (lines > limit)
-        found.push({ file: path, line: first + 1, lines, name: qualifiedName(node, source) });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
+import { describeLongFunction, longFunctionsUnderSrc } from "./function-lengths.ts";
 
 const limitArg = Bun.argv[2];
 const limit = limitArg === undefined ? 80 : Number(limitArg);
@@ -105,10 +16,6 @@ if (!Number.isInteger(limit) || limit < 1) {
   process.exit(2);
 }
 
-const found: LongFunction[] = [];
-for await (const path of new Glob("src/**/*.ts").scan({ cwd: ROOT })) {
-  found.push(...longFunctionsIn(path, await Bun.file(resolve(ROOT, path)).text(), limit));
-}
-found.sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file) || a.line - b.line);
-for (const f of found) console.log(`${String(f.lines).padStart(5)}  ${f.file}:${f.line}  ${f.name}`);
+const found = await longFunctionsUnderSrc(limit);
+for (const f of found) console.log(describeLongFunction(f));
 console.log(`${found.length} function(s) longer than ${limit} lines under src/`);

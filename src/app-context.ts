@@ -5,7 +5,7 @@ import { type TenantDb, TenantPool } from "./db/tenant-pool.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 
 /** What the modules contribute to every organization's file: its first rows and its demo data. */
-export interface TenantSetup {
+interface TenantSetup {
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   seedDemo?: (tenant: TenantDb) => void;
 }

@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { Elysia } from "elysia";
+import { Elysia, NotFoundError } from "elysia";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
 import { configurePasswordHashing } from "./auth/crypto.ts";
@@ -107,9 +107,11 @@ function singleHook<K extends "authenticateBearer" | "checkGrant">(
 function createRouter(ctx: AppContext) {
   const states = new WeakMap<Request, RequestState>();
   const routes = new RouteTable();
-  const elysia = new Elysia({ normalize: false }).onError(({ code, error, request }) => {
+  const elysia = new Elysia({ normalize: false }).onError(({ error, request }) => {
     const id = states.get(request)?.id ?? "";
-    if (code === "NOT_FOUND") {
+    // Elysia names a thrown value by its own `code` property (an ApiError's `NOT_FOUND`, a file
+    // system's `ENOSPC`), so only its own NotFoundError means that no route matched.
+    if (error instanceof NotFoundError) {
       const { pathname } = new URL(request.url);
       const methods = routes.methodsOf(pathname);
       // A known path asked with a method it does not answer is a 405 naming the ones it does.
@@ -130,9 +132,9 @@ function createRouter(ctx: AppContext) {
         status: 404,
       });
     }
-    // A route's own throw (UNKNOWN) is reported as itself: a storage failure is a 503, a bug keeps its stack.
-    const thrown = code === "UNKNOWN" ? error : new Error(`router error ${String(code)}`);
-    return errorResponse(thrown, ctx, id);
+    // Anything else is a route's own throw, answered as every transport answers it: an ApiError with
+    // its status and envelope, a storage failure 503, a bug 500 (logged with its stack).
+    return errorResponse(error, ctx, id);
   });
   return { elysia, routes, states };
 }

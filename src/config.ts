@@ -55,7 +55,7 @@ export interface AuthLimitsConfig {
 }
 
 /** Operator-level payment credentials: used where a tenant has no configuration of its own. */
-export const PAYMENT_ENV_VARS = [
+const PAYMENT_ENV_VARS = [
   "STRIPE_SECRET_KEY",
   "STRIPE_PUBLISHABLE_KEY",
   "STRIPE_WEBHOOK_SECRET",
@@ -68,7 +68,7 @@ export const PAYMENT_ENV_VARS = [
 ] as const;
 export type PaymentEnvVar = (typeof PAYMENT_ENV_VARS)[number];
 
-export interface PaymentsConfig {
+interface PaymentsConfig {
   /** The variables of PAYMENT_ENV_VARS that are set. */
   credentials: Partial<Record<PaymentEnvVar, string>>;
   /** `STRIPE_API_BASE`, default https://api.stripe.com. */
@@ -85,7 +85,7 @@ export interface PaymentsConfig {
   webhookRateLimitPerMin: number;
 }
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { Glob } from "bun";
+import { describeLongFunction, longFunctionsIn, longFunctionsUnderSrc } from "../scripts/function-lengths.ts";
 import { modules } from "../src/modules.ts";
 
 // Imports run one way. The domains, in this order, import only from those before them:
@@ -180,7 +181,35 @@ describe("the import graph of src/", () => {
   });
 });
 
+// The next engineer reads a function whole; past this it is steps waiting for names.
+const MAX_FUNCTION_LINES = 80;
+
+test("no function in src/ is longer than 80 lines", async () => {
+  const long = await longFunctionsUnderSrc(MAX_FUNCTION_LINES);
+  expect(long.map(describeLongFunction)).toEqual([]);
+});
+
 describe("the checks themselves", () => {
+  test("measure a function from its first to its last line, nested ones on their own, named by what encloses them", () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `    const v${i} = ${i};`).join("\n");
+    const source = [
+      "export function fits() {",
+      lines(78),
+      "}",
+      "class Store {",
+      "  save() {",
+      "    items.map((item) => {",
+      lines(80),
+      "    });",
+      "  }",
+      "}",
+    ].join("\n");
+    expect(longFunctionsIn("src/x.ts", source, MAX_FUNCTION_LINES)).toEqual([
+      { file: "src/x.ts", line: 82, lines: 84, name: "Store.save" },
+      { file: "src/x.ts", line: 83, lines: 82, name: "Store.save.map(…)" },
+    ]);
+  });
+
   test("find a cycle, also one through a type-only import", () => {
     const graph: Graph = new Map([
       ["core/a.ts", importsOf("core/a.ts", 'import type { B } from "./b.ts";')],

@@ -41,7 +41,7 @@ const DURATION_LABELS: Record<Duration, string> = {
 const DEFAULT_DURATION: Duration = "30d";
 
 /** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value ?? "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

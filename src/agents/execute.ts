@@ -167,16 +167,19 @@ async function keyIdentity(rt: AgentRuntime, key: string, requestId: string): Pr
   return body.data;
 }
 
+/**
+ * Runs the call at API_PUBLIC_URL: validated and constraint-checked here as the executor would,
+ * then sent with the organization's proxy key; the upstream answer is relayed as it came.
+ */
 async function proxy(
   rt: AgentRuntime,
   capability: Capability,
   caller: Caller,
   call: ExecuteCall,
 ): Promise<Response> {
-  const { op } = capability;
-  let parts: ReturnType<typeof validate>;
+  let parts: ProxiedInput;
   try {
-    parts = validate(rt, op, call.arguments);
+    parts = validate(rt, capability.op, call.arguments);
   } catch (error) {
     if (error instanceof ApiError) return jsonResponse(error.status, error.toBody(), error.headers);
     throw error;
@@ -187,6 +190,38 @@ async function proxy(
     const violations = violationsOf(capability, constraints, parts.validated);
     if (violations.length > 0) throw violationsBody(capability.name, violations);
   }
+  const key = await checkedProxyKey(rt, capability, caller, call.requestId);
+  const { url, init } = upstreamRequest(rt, capability.op, parts, key, caller, call);
+  let upstream: Response;
+  try {
+    upstream = await fetch(url, { ...init, signal: AbortSignal.timeout(PROXY_TIMEOUT_MS) });
+  } catch {
+    throw upstreamError("The API origin did not answer");
+  }
+  const out = new Headers();
+  for (const name of ["content-type", "location", "idempotent-replayed", "retry-after"]) {
+    const value = upstream.headers.get(name);
+    if (value !== null) out.set(name, value);
+  }
+  return new Response(upstream.status === 204 ? null : await upstream.arrayBuffer(), {
+    status: upstream.status,
+    headers: out,
+  });
+}
+
+type ProxiedInput = ReturnType<typeof validate>;
+
+/**
+ * The organization's proxy key, once the API origin confirmed it is an API key of the agent's
+ * organization holding the capability's scope: a key never carries an agent into another tenant,
+ * nor beyond the key's scopes.
+ */
+async function checkedProxyKey(
+  rt: AgentRuntime,
+  capability: Capability,
+  caller: Caller,
+  requestId: string,
+): Promise<string> {
   const key = proxyKeyFor(rt, caller.orgId);
   if (!key) {
     throw new ProtocolError(
@@ -195,8 +230,7 @@ async function proxy(
       "Execution is proxied to the API origin, but no proxy key is set",
     );
   }
-  // A key never carries an agent into another tenant, nor beyond the key's scopes.
-  const identity = await keyIdentity(rt, key, call.requestId);
+  const identity = await keyIdentity(rt, key, requestId);
   if (
     identity.type !== "api-key" ||
     identity.orgId !== caller.orgId ||
@@ -208,7 +242,18 @@ async function proxy(
       "The proxy key does not belong to this agent's organization and scope",
     );
   }
+  return key;
+}
 
+/** The `/v1` request the call is: path and query from the arguments, the key, the agent and the idempotency key. */
+function upstreamRequest(
+  rt: AgentRuntime,
+  op: Operation,
+  parts: ProxiedInput,
+  key: string,
+  caller: Caller,
+  call: ExecuteCall,
+): { url: URL; init: RequestInit } {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(String((parts.validated.params as Record<string, unknown>)[name])),
   );
@@ -228,24 +273,5 @@ async function proxy(
     headers["content-type"] = "application/json";
     body = JSON.stringify(parts.raw.body);
   }
-  let upstream: Response;
-  try {
-    upstream = await fetch(url, {
-      method: op.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(PROXY_TIMEOUT_MS),
-    });
-  } catch {
-    throw upstreamError("The API origin did not answer");
-  }
-  const out = new Headers();
-  for (const name of ["content-type", "location", "idempotent-replayed", "retry-after"]) {
-    const value = upstream.headers.get(name);
-    if (value !== null) out.set(name, value);
-  }
-  return new Response(upstream.status === 204 ? null : await upstream.arrayBuffer(), {
-    status: upstream.status,
-    headers: out,
-  });
+  return { url, init: { method: op.method, headers, body } };
 }

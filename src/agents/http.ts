@@ -21,10 +21,10 @@ export interface Call {
   client: ClientInfo;
 }
 
-export type Handler = (call: Call) => Promise<Response | Answer> | Response | Answer;
+type Handler = (call: Call) => Promise<Response | Answer> | Response | Answer;
 
 /** A JSON answer: status (200 by default) and body. */
-export interface Answer {
+interface Answer {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
@@ -34,7 +34,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   jsonResponse(status, body, { "cache-control": "no-store", ...headers });
 
 /** Renders anything thrown as the protocol's `{ error, message }`; our own bugs become a logged 500. */
-export function protocolErrorResponse(rt: AgentRuntime, error: unknown, requestId: string): Response {
+function protocolErrorResponse(rt: AgentRuntime, error: unknown, requestId: string): Response {
   if (error instanceof ProtocolError) return json(error.status, error.toBody(), error.headers);
   const known = apiErrorOf(error, rt.ctx, requestId);
   const code = known.code === "INTERNAL" ? "internal_error" : known.code.toLowerCase();

@@ -133,74 +133,17 @@ export async function register(
   const { db } = rt;
   return immediately(db, () => {
     const now = rt.now();
-    let host = hostByThumbprint(db, auth.thumbprint);
-    if (host?.status === "revoked") throw new ProtocolError(403, "host_revoked", "The host is revoked");
+    const known = hostByThumbprint(db, auth.thumbprint);
+    if (known?.status === "revoked") throw new ProtocolError(403, "host_revoked", "The host is revoked");
     const existing = agentByThumbprint(db, agentThumbprint);
-    if (existing) {
-      if (host && existing.host_id === host.id && existing.status === "pending") {
-        const approval = createApproval(rt, existing, {
-          bindingMessage: input.bindingMessage,
-          reason: input.reason,
-        });
-        return { status: 200, body: registerAnswer(rt, existing, approval) };
-      }
-      if (host && existing.host_id === host.id && existing.status === "active") {
-        throw new ProtocolError(409, "agent_exists", "This agent is registered and active already", {
-          agent_id: existing.id,
-        });
-      }
-      throw new ProtocolError(409, "key_in_use", "This agent key is in use");
-    }
+    if (existing) return registerAgain(rt, known, existing, input);
     if (thumbprintTaken(db, agentThumbprint))
       throw new ProtocolError(409, "key_in_use", "This agent key is in use");
 
-    if (!host) {
-      const id = newId("host");
-      db.query(
-        `INSERT INTO agent_hosts (id, name, public_key, thumbprint, status, organization_id, user_id, activated_at,
-           last_used_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'pending', NULL, NULL, NULL, NULL, ?5, ?5)`,
-      ).run(
-        id,
-        input.hostName ?? `Host ${auth.thumbprint.slice(0, 8)}`,
-        jwkText(auth.jwk),
-        auth.thumbprint,
-        now,
-      );
-      host = hostByThumbprint(db, auth.thumbprint)!;
-    }
+    const host = known ?? insertHost(rt, auth, input, now);
+    assertRoomForAgent(rt, host);
+    const agentId = insertAgent(rt, host, input, jwkText(agentJwk), agentThumbprint, now);
     const hostActive = host.status === "active";
-    if (
-      hostActive
-        ? countAgents(db, host.id, "active") >= MAX_ACTIVE_AGENTS
-        : countAgents(db, host.id, "pending") >= MAX_PENDING_AGENTS
-    ) {
-      throw new ProtocolError(
-        429,
-        "too_many_agents",
-        `A host may hold ${MAX_ACTIVE_AGENTS} active and ${MAX_PENDING_AGENTS} pending agents; revoke some first`,
-        {},
-        { "retry-after": "60" },
-      );
-    }
-    const agentId = newId("agt");
-    db.query(
-      `INSERT INTO agents (id, host_id, name, mode, public_key, thumbprint, status, organization_id, user_id,
-         activated_at, last_used_at, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?11)`,
-    ).run(
-      agentId,
-      host.id,
-      input.name,
-      input.mode,
-      jwkText(agentJwk),
-      agentThumbprint,
-      hostActive ? "active" : "pending",
-      hostActive ? host.organization_id : null,
-      hostActive && input.mode === "delegated" ? host.user_id : null,
-      hostActive ? now : null,
-      now,
-    );
     let pending = false;
     for (const requested of input.capabilities) {
       const auto = hostActive && rt.catalog.get(requested.name)?.autoGrant === true;
@@ -213,6 +156,99 @@ export async function register(
       : undefined;
     return { status: 201, body: registerAnswer(rt, agent, approval) };
   });
+}
+
+/**
+ * A register naming an agent key already known: the host's pending agent gets a new approval (200);
+ * its active agent is a 409 `agent_exists`, and another host's key a 409 `key_in_use`.
+ */
+function registerAgain(
+  rt: AgentRuntime,
+  host: HostRow | null,
+  existing: AgentRow,
+  input: RegisterInput,
+): { status: number; body: Record<string, unknown> } {
+  if (host && existing.host_id === host.id && existing.status === "pending") {
+    const approval = createApproval(rt, existing, {
+      bindingMessage: input.bindingMessage,
+      reason: input.reason,
+    });
+    return { status: 200, body: registerAnswer(rt, existing, approval) };
+  }
+  if (host && existing.host_id === host.id && existing.status === "active") {
+    throw new ProtocolError(409, "agent_exists", "This agent is registered and active already", {
+      agent_id: existing.id,
+    });
+  }
+  throw new ProtocolError(409, "key_in_use", "This agent key is in use");
+}
+
+/** A host seen for the first time: `pending`, with no organization until a user approves it. */
+function insertHost(rt: AgentRuntime, auth: HostAuth, input: RegisterInput, now: number): HostRow {
+  rt.db
+    .query(
+      `INSERT INTO agent_hosts (id, name, public_key, thumbprint, status, organization_id, user_id, activated_at,
+         last_used_at, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, 'pending', NULL, NULL, NULL, NULL, ?5, ?5)`,
+    )
+    .run(
+      newId("host"),
+      input.hostName ?? `Host ${auth.thumbprint.slice(0, 8)}`,
+      jwkText(auth.jwk),
+      auth.thumbprint,
+      now,
+    );
+  return hostByThumbprint(rt.db, auth.thumbprint)!;
+}
+
+/** 429 when the host holds its limit of agents of the status a new one would get. */
+function assertRoomForAgent(rt: AgentRuntime, host: HostRow): void {
+  const full =
+    host.status === "active"
+      ? countAgents(rt.db, host.id, "active") >= MAX_ACTIVE_AGENTS
+      : countAgents(rt.db, host.id, "pending") >= MAX_PENDING_AGENTS;
+  if (full) {
+    throw new ProtocolError(
+      429,
+      "too_many_agents",
+      `A host may hold ${MAX_ACTIVE_AGENTS} active and ${MAX_PENDING_AGENTS} pending agents; revoke some first`,
+      {},
+      { "retry-after": "60" },
+    );
+  }
+}
+
+/** The new agent: active in the host's organization under an active host, else pending. Returns its id. */
+function insertAgent(
+  rt: AgentRuntime,
+  host: HostRow,
+  input: RegisterInput,
+  publicKey: string,
+  thumbprint: string,
+  now: number,
+): string {
+  const hostActive = host.status === "active";
+  const agentId = newId("agt");
+  rt.db
+    .query(
+      `INSERT INTO agents (id, host_id, name, mode, public_key, thumbprint, status, organization_id, user_id,
+         activated_at, last_used_at, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?11)`,
+    )
+    .run(
+      agentId,
+      host.id,
+      input.name,
+      input.mode,
+      publicKey,
+      thumbprint,
+      hostActive ? "active" : "pending",
+      hostActive ? host.organization_id : null,
+      hostActive && input.mode === "delegated" ? host.user_id : null,
+      hostActive ? now : null,
+      now,
+    );
+  return agentId;
 }
 
 function insertGrant(

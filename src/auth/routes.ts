@@ -88,7 +88,7 @@ function targetOrganization(user: DashboardUser, named: string | undefined) {
   return organizationId;
 }
 
-export const getMe = defineOperation({
+const getMe = defineOperation({
   method: "GET",
   path: "/v1/me",
   operationId: "getMe",

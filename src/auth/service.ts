@@ -68,7 +68,7 @@ export function organizationOfHost(
 
 // ---------------------------------------------------------------- organizations
 
-export interface Organization {
+interface Organization {
   id: string;
   slug: string;
   name: string;

@@ -61,11 +61,23 @@ export const AVAILABLE_VARIANT_SQL = "(v.tracked = 0 OR v.allow_backorder = 1 OR
 
 /**
  * Few units left: the variant sells only what it holds (tracked, no backorder), still has some, and
- * holds no more than the store's threshold (the dashboard's `lowStockVariants` counts the same way).
- * Sold out is `available: false`, not low stock.
+ * holds no more than the store's threshold. Sold out is `available: false`, not low stock. The same
+ * rule in SQL is `countLowStockVariants` below, the dashboard's `lowStockVariants`.
  */
 const isLowStock = (v: VariantRow, threshold: number) =>
   v.tracked === 1 && v.allow_backorder === 0 && v.on_hand > 0 && v.on_hand <= threshold;
+
+/** How many variants of active products the storefront shows as `lowStock` now. */
+export function countLowStockVariants(tenant: TenantDb, threshold: number): number {
+  const row = tenant.sqlite
+    .query(
+      `SELECT count(*) AS n FROM variants v JOIN products p ON p.id = v.product_id
+        WHERE p.status = 'active' AND v.tracked = 1 AND v.allow_backorder = 0
+          AND v.on_hand > 0 AND v.on_hand <= ?`,
+    )
+    .get(threshold) as { n: number };
+  return row.n;
+}
 
 function variantView(v: VariantRow, currency: string, lowStockThreshold: number) {
   return {

@@ -6,15 +6,15 @@ import { Body, Id, named, PageQuery, Text, Timestamp } from "../core/schemas.ts"
 
 export const LOCALE_PATTERN = "^[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?$";
 export const COUNTRY_PATTERN = "^[A-Z]{2}$";
-export const CURRENCY_PATTERN = "^[A-Z]{3}$";
+const CURRENCY_PATTERN = "^[A-Z]{3}$";
 /** `https://host[:port]`, or `http://localhost` / `http://127.0.0.1` for development; no path, no trailing slash. */
-export const ORIGIN_PATTERN =
+const ORIGIN_PATTERN =
   "^(https://[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|http://(localhost|127\\.0\\.0\\.1))(:[0-9]{1,5})?$";
-export const MAX_ALLOWED_ORIGINS = 20;
+const MAX_ALLOWED_ORIGINS = 20;
 export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,118}[a-z0-9])?$";
 
-export const MAX_VARIANTS = 100;
-export const MAX_OPTIONS = 3;
+const MAX_VARIANTS = 100;
+const MAX_OPTIONS = 3;
 /** The most units a variant can hold: what `onHand` may be set to, and what `adjust` may reach. */
 export const MAX_ON_HAND = 1_000_000_000;
 
@@ -68,7 +68,7 @@ const TaxRateSchema = Type.Object(
   { country: CountryCode, rate: Type.Integer({ minimum: 0, maximum: 10_000, description: "Basis points" }) },
   { additionalProperties: false },
 );
-export const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash_on_delivery"] as const;
+const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash_on_delivery"] as const;
 
 export const PublicStore = named(
   "Store",
@@ -142,7 +142,7 @@ export const Category = named(
   }),
 );
 
-export const CategoryId = Id("cat");
+const CategoryId = Id("cat");
 
 export const CreateCategoryBody = Body({
   name: LocalizedName,
@@ -161,7 +161,7 @@ export const UpdateCategoryBody = Body({
 
 // ---------------------------------------------------------------- products
 
-export const Inventory = named(
+const Inventory = named(
   "Inventory",
   Type.Object({ tracked: Type.Boolean(), onHand: Type.Integer(), allowBackorder: Type.Boolean() }),
 );
@@ -182,8 +182,8 @@ const variantFields = {
   }),
 };
 
-export const StorefrontVariant = named("StorefrontVariant", Type.Object(variantFields));
-export const Variant = named("Variant", Type.Object({ ...variantFields, inventory: Inventory }));
+const StorefrontVariant = named("StorefrontVariant", Type.Object(variantFields));
+const Variant = named("Variant", Type.Object({ ...variantFields, inventory: Inventory }));
 
 const productFieldsOf = <V extends typeof StorefrontVariant | typeof Variant>(variant: V) => ({
   id: Type.String(),
@@ -274,7 +274,7 @@ export const UpdateProductBody = Body({
   variants: Type.Optional(Type.Array(VariantInput, { minItems: 1, maxItems: MAX_VARIANTS })),
 });
 
-export const PRODUCT_SORTS = ["price", "name", "createdAt"] as const;
+const PRODUCT_SORTS = ["price", "name", "createdAt"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export const ListProductsQuery = Type.Object({

@@ -507,101 +507,139 @@ const PER_FAMILY = 20;
  */
 export function seedDemoCatalog(tenant: TenantDb): void {
   immediately(tenant.sqlite, () => {
-    const store = updateStore(tenant, {
-      name: "Demo Store",
-      currency: "EUR",
-      country: "PT",
-      locales: ["en", "pt"],
-      defaultLocale: "en",
-      pricesIncludeTax: true,
-      taxRates: [
-        { country: "PT", rate: 2300 },
-        { country: "ES", rate: 2100 },
-        { country: "FR", rate: 2000 },
-        { country: "DE", rate: 1900 },
-      ],
-      contactEmail: "hello@demo-store.example",
-      manualPaymentMethods: ["bank_transfer"],
-      lowStockThreshold: 5,
-    });
-    const categoryIds = ensureCategories(tenant);
-    const random = prng(20_240_601);
-    const slugs = new Set<string>();
-
+    const demo: DemoCatalog = {
+      store: updateStore(tenant, {
+        name: "Demo Store",
+        currency: "EUR",
+        country: "PT",
+        locales: ["en", "pt"],
+        defaultLocale: "en",
+        pricesIncludeTax: true,
+        taxRates: [
+          { country: "PT", rate: 2300 },
+          { country: "ES", rate: 2100 },
+          { country: "FR", rate: 2000 },
+          { country: "DE", rate: 1900 },
+        ],
+        contactEmail: "hello@demo-store.example",
+        manualPaymentMethods: ["bank_transfer"],
+        lowStockThreshold: 5,
+      }),
+      categoryIds: ensureCategories(tenant),
+      random: prng(20_240_601),
+      slugs: new Set<string>(),
+    };
     // Families interleaved, so the newest-first storefront listing mixes categories.
     for (let i = 0; i < PER_FAMILY; i++) {
       FAMILIES.forEach((family, f) => {
-        const g = i * FAMILIES.length + f;
-        const { name, noun, material } = nameOf(family, i);
-        let slug = slugify(name[0], 100, "product");
-        for (let n = 2; slugs.has(slug); n++) slug = `${slugify(name[0], 96, "product")}-${n}`;
-        slugs.add(slug);
-
-        const price = priceIn(random, family.price);
-        const compareAtPrice = i % 6 === 2 ? wasPrice(price) : null;
-        const ebook = family.titles === true && material[0] === "eBook";
-        const printOnDemand = family.titles === true && !ebook && i % 2 === 0;
-        const outOfStock = i % 9 === 4;
-        const backorder = (family.category === "coffee" || family.category === "decor") && i % 10 === 3;
-        // The one deliberate showcase of a product running low (the storefront's `lowStock`).
-        const fewLeft = family.category === "kitchen" && i === 0;
-        const stock = () => {
-          if (ebook || printOnDemand) return { tracked: false };
-          if (outOfStock || backorder) return { onHand: 0, allowBackorder: backorder };
-          // Any other stock starts above the low-stock threshold: a fresh demo raises no false alarm.
-          const onHand = random(store.lowStockThreshold + 1, 40);
-          return { onHand: fewLeft ? 2 : onHand };
-        };
-
-        let options: ProductOption[] = [];
-        let variants: VariantInput[];
-        const sku = `${family.sku}-${String(i + 1).padStart(3, "0")}`;
-        if (family.apparel && i % 4 !== 3) {
-          const colours = [0, 3, 6].map((k) => COLOURS[(i + f + k) % COLOURS.length]!);
-          options = [
-            { name: "Size", values: SIZES },
-            { name: "Colour", values: colours },
-          ];
-          variants = colours.flatMap((colour) =>
-            SIZES.map((size) => ({
-              sku: `${sku}-${code(colour)}-${size}`,
-              options: { Size: size, Colour: colour },
-              price: size === "XL" ? price + 200 : price,
-              compareAtPrice: compareAtPrice && (size === "XL" ? compareAtPrice + 200 : compareAtPrice),
-              inventory: stock(),
-            })),
-          );
-        } else {
-          variants = [{ sku, price, compareAtPrice, inventory: stock() }];
-        }
-
-        const tags = [...family.tags, slugify(material[0], 50, "material")];
-        if (compareAtPrice) tags.push("sale");
-        if (i < 2) tags.push("new");
-        if (ebook) tags.push("digital");
-        if (printOnDemand) tags.push("print-on-demand");
-        const alsoIn = noun[3];
-        const blurb = family.blurbs[i % family.blurbs.length]!;
-        let status: ProductStatus = "active";
-        if (g % 41 === 17) status = "draft";
-        if (g === 123) status = "archived";
-
-        createProduct(tenant, {
-          slug,
-          status,
-          name: localized(store, name),
-          description: localized(store, [`${name[0]}. ${blurb[0]}`, `${name[1]}. ${blurb[1]}`]),
-          categoryIds: [family.category, ...(alsoIn ? [alsoIn] : [])].map((c) => categoryIds.get(c)!),
-          tags,
-          images: images(slug, name[0], 1 + ((i + f) % 3)),
-          options,
-          taxRate: family.taxRate ?? null,
-          requiresShipping: !ebook,
-          variants,
-        });
+        createProduct(tenant, demoProduct(demo, family, f, i));
       });
     }
   });
+}
+
+/** What the demo products are made with: the store, its categories, the PRNG, the slugs taken. */
+interface DemoCatalog {
+  store: Store;
+  categoryIds: Map<string, string>;
+  random: (min: number, max: number) => number;
+  slugs: Set<string>;
+}
+
+/**
+ * The `i`th demo product of family number `f`. Every value comes from `i`, `f` and the PRNG, which
+ * is drawn in a fixed order (the price, then each tracked variant's stock), so the catalog is the
+ * same on every run.
+ */
+function demoProduct(demo: DemoCatalog, family: Family, f: number, i: number) {
+  const { store } = demo;
+  const { name, noun, material } = nameOf(family, i);
+  let slug = slugify(name[0], 100, "product");
+  for (let n = 2; demo.slugs.has(slug); n++) slug = `${slugify(name[0], 96, "product")}-${n}`;
+  demo.slugs.add(slug);
+
+  const price = priceIn(demo.random, family.price);
+  const compareAtPrice = i % 6 === 2 ? wasPrice(price) : null;
+  const ebook = family.titles === true && material[0] === "eBook";
+  const printOnDemand = family.titles === true && !ebook && i % 2 === 0;
+  const stock = demoStock(demo, family, i, !ebook && !printOnDemand);
+  const { options, variants } = demoVariants(family, f, i, { price, compareAtPrice }, stock);
+
+  const tags = [...family.tags, slugify(material[0], 50, "material")];
+  if (compareAtPrice) tags.push("sale");
+  if (i < 2) tags.push("new");
+  if (ebook) tags.push("digital");
+  if (printOnDemand) tags.push("print-on-demand");
+  const alsoIn = noun[3];
+  const blurb = family.blurbs[i % family.blurbs.length]!;
+  const g = i * FAMILIES.length + f;
+  const status: ProductStatus = g === 123 ? "archived" : g % 41 === 17 ? "draft" : "active";
+  return {
+    slug,
+    status,
+    name: localized(store, name),
+    description: localized(store, [`${name[0]}. ${blurb[0]}`, `${name[1]}. ${blurb[1]}`]),
+    categoryIds: [family.category, ...(alsoIn ? [alsoIn] : [])].map((c) => demo.categoryIds.get(c)!),
+    tags,
+    images: images(slug, name[0], 1 + ((i + f) % 3)),
+    options,
+    taxRate: family.taxRate ?? null,
+    requiresShipping: !ebook,
+    variants,
+  };
+}
+
+/**
+ * The stock of each variant of a demo product, drawn when called: untracked for eBooks and
+ * print-on-demand, 0 units for the sold-out and backorder showcases, else above the threshold.
+ */
+function demoStock(
+  demo: DemoCatalog,
+  family: Family,
+  i: number,
+  tracked: boolean,
+): () => VariantInput["inventory"] {
+  const outOfStock = i % 9 === 4;
+  const backorder = (family.category === "coffee" || family.category === "decor") && i % 10 === 3;
+  // The one deliberate showcase of a product running low (the storefront's `lowStock`).
+  const fewLeft = family.category === "kitchen" && i === 0;
+  return () => {
+    if (!tracked) return { tracked: false };
+    if (outOfStock || backorder) return { onHand: 0, allowBackorder: backorder };
+    // Any other stock starts above the low-stock threshold: a fresh demo raises no false alarm.
+    const onHand = demo.random(demo.store.lowStockThreshold + 1, 40);
+    return { onHand: fewLeft ? 2 : onHand };
+  };
+}
+
+/** A single variant, or for most apparel Size × three Colours (XL costs 2 € more). */
+function demoVariants(
+  family: Family,
+  f: number,
+  i: number,
+  { price, compareAtPrice }: { price: number; compareAtPrice: number | null },
+  stock: () => VariantInput["inventory"],
+): { options: ProductOption[]; variants: VariantInput[] } {
+  const sku = `${family.sku}-${String(i + 1).padStart(3, "0")}`;
+  if (!family.apparel || i % 4 === 3) {
+    return { options: [], variants: [{ sku, price, compareAtPrice, inventory: stock() }] };
+  }
+  const colours = [0, 3, 6].map((k) => COLOURS[(i + f + k) % COLOURS.length]!);
+  return {
+    options: [
+      { name: "Size", values: SIZES },
+      { name: "Colour", values: colours },
+    ],
+    variants: colours.flatMap((colour) =>
+      SIZES.map((size) => ({
+        sku: `${sku}-${code(colour)}-${size}`,
+        options: { Size: size, Colour: colour },
+        price: size === "XL" ? price + 200 : price,
+        compareAtPrice: compareAtPrice && (size === "XL" ? compareAtPrice + 200 : compareAtPrice),
+        inventory: stock(),
+      })),
+    ),
+  };
 }
 
 /**

@@ -178,6 +178,7 @@ export const publicStore = (store: Store) => ({
 export const storeView = (store: Store) => ({ ...store, updatedAt: iso(store.updatedAt) });
 
 export const money = (amount: number, currency: string) => ({ amount, currency });
+export type Money = ReturnType<typeof money>;
 
 /**
  * Checks a localized text against the store: every key is one of its locales, and the default

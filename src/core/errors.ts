@@ -32,7 +32,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-export interface ErrorBody {
+interface ErrorBody {
   error: string;
   code: string;
   status: number;

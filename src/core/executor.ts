@@ -82,14 +82,14 @@ export interface ValidatedInput {
  * Where agent grants plug in: called for agent callers once the input is valid, with the merged
  * input as sent and its validated parts; throws to refuse. For agents it replaces the scope check.
  */
-export type GrantCheck = (
+type GrantCheck = (
   operationId: string,
   caller: Caller,
   input: Record<string, unknown>,
   validated: ValidatedInput,
 ) => void;
 
-export interface ExecutorHooks {
+interface ExecutorHooks {
   /** The customer signed in with a storefront session token of this tenant, or null. */
   resolveCustomer(tenant: TenantDb, token: string): SignedInCustomer | null;
   checkGrant?: GrantCheck;
@@ -138,6 +138,34 @@ function envelope(result: unknown): string {
     });
   }
   return JSON.stringify({ data: result });
+}
+
+/** What one call holds while it runs: its tenant (leased on first use) and the work registered for after the commit. */
+interface CallState {
+  /** Undefined for a webhook until its `prepare` verified the delivery and `tenantOf` named it. */
+  orgId: string | undefined;
+  tenant: TenantDb | undefined;
+  after: { queued: number; awaited: string[] };
+}
+
+/**
+ * The storefront customer the client signed in as: a session token (a credential the client chose
+ * to send) that names no live session is a 401; a stale cookie is no session, so the browser shops
+ * on as a guest.
+ */
+function signedInCustomer(
+  hooks: ExecutorHooks,
+  tenant: TenantDb,
+  options: ExecuteOptions,
+): SignedInCustomer | null {
+  const token = options.customerToken?.();
+  if (token !== undefined) {
+    const customer = hooks.resolveCustomer(tenant, token);
+    if (!customer) throw new ApiError("UNAUTHORIZED", "Customer session expired or signed out");
+    return customer;
+  }
+  const cookie = options.customerCookie?.();
+  return cookie ? hooks.resolveCustomer(tenant, cookie) : null;
 }
 
 /**
@@ -203,22 +231,45 @@ export class Executor {
   /** Everything after the access check and a missed cache lookup; `leased`, if given, is released by `execute`. */
   private async run(
     compiled: CompiledOperation,
-    { caller, user }: Principal,
+    principal: Principal,
     input: Record<string, unknown>,
     options: ExecuteOptions,
     leased: TenantDb | undefined,
     slot: CacheSlot | undefined,
   ): Promise<Outcome> {
     const { op } = compiled;
+    const { caller } = principal;
     const parts = this.split(compiled, input);
     if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input, parts);
-    let orgId = op.access === "webhook" ? undefined : caller?.orgId;
+    const call: CallState = {
+      orgId: op.access === "webhook" ? undefined : caller?.orgId,
+      tenant: leased,
+      after: { queued: 0, awaited: [] },
+    };
+    const ctx = this.context(parts, principal, options, call);
+    try {
+      // A session header is a credential the client chose to send: checked also where the handler
+      // would not need it (a guest's order read with its access token).
+      if (op.customerSession && options.customerToken?.() !== undefined) void ctx.customer;
+      if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
+      if (op.access === "webhook") call.orgId = this.webhookTenant(op, parts, ctx.prepared, options);
+      if (compiled.tenantWrite && call.orgId)
+        return await this.write(compiled, ctx, input, options, call.after);
+      return await this.read(compiled, ctx, input, slot);
+    } finally {
+      if (call.tenant && call.tenant !== leased) this.app.tenants.release(call.tenant);
+    }
+  }
 
-    let tenant = leased;
-    let customer: SignedInCustomer | null | undefined;
-    const after = { queued: 0, awaited: [] as string[] };
-    const outbox = this.hooks.outbox;
+  /** The handler's view of one call: each part of it resolved on first use, from `call`'s state. */
+  private context(
+    parts: ValidatedInput,
+    { caller, user }: Principal,
+    options: ExecuteOptions,
+    call: CallState,
+  ): OperationContext<never, never, never, unknown> {
     const { app, hooks } = this;
+    let customer: SignedInCustomer | null | undefined;
     const ctx: OperationContext<never, never, never, unknown> = {
       params: parts.params as never,
       query: parts.query as never,
@@ -229,26 +280,17 @@ export class Executor {
       get caller() {
         return caller ?? missing("caller")();
       },
-      // Taken from the pool on first use (released below), so operations that never touch it pay nothing.
+      // Taken from the pool on first use (released by `run`), so operations that never touch it pay nothing.
       get tenant() {
-        if (!orgId) return missing("tenant")();
-        tenant ??= app.tenants.acquire(orgId);
-        return tenant;
+        if (!call.orgId) return missing("tenant")();
+        call.tenant ??= app.tenants.acquire(call.orgId);
+        return call.tenant;
       },
       get user() {
         return user ?? missing("user")();
       },
       get customer() {
-        if (customer === undefined) {
-          const token = options.customerToken?.();
-          if (token !== undefined) {
-            customer = hooks.resolveCustomer(ctx.tenant, token);
-            if (!customer) throw new ApiError("UNAUTHORIZED", "Customer session expired or signed out");
-          } else {
-            const cookie = options.customerCookie?.();
-            customer = cookie ? hooks.resolveCustomer(ctx.tenant, cookie) : null;
-          }
-        }
+        if (customer === undefined) customer = signedInCustomer(hooks, ctx.tenant, options);
         return customer;
       },
       prepared: undefined,
@@ -260,28 +302,17 @@ export class Executor {
       },
       afterCommit: {
         enqueue(kind, payload) {
-          after.queued++;
-          return outbox.insert(ctx.tenant, kind, payload, false);
+          call.after.queued++;
+          return hooks.outbox.insert(ctx.tenant, kind, payload, false);
         },
         await(kind, payload) {
-          const id = outbox.insert(ctx.tenant, kind, payload, true);
-          after.awaited.push(id);
+          const id = hooks.outbox.insert(ctx.tenant, kind, payload, true);
+          call.after.awaited.push(id);
           return id;
         },
       } satisfies AfterCommit,
     };
-
-    try {
-      // A session header is a credential the client chose to send: checked also where the handler
-      // would not need it (a guest's order read with its access token).
-      if (op.customerSession && options.customerToken?.() !== undefined) void ctx.customer;
-      if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
-      if (op.access === "webhook") orgId = this.webhookTenant(op, parts, ctx.prepared, options);
-      if (compiled.tenantWrite && orgId) return await this.write(compiled, ctx, input, options, after);
-      return await this.read(compiled, ctx, input, slot);
-    } finally {
-      if (tenant && tenant !== leased) app.tenants.release(tenant);
-    }
+    return ctx;
   }
 
   private compiledOf(op: Operation): CompiledOperation {
@@ -384,7 +415,7 @@ export class Executor {
     ctx: OperationContext<never, never, never, unknown>,
     input: Record<string, unknown>,
     options: ExecuteOptions,
-    after: { queued: number; awaited: string[] },
+    after: CallState["after"],
   ): Promise<Outcome> {
     const status = op.status ?? 200;
     const key = op.access === "webhook" ? undefined : validIdempotencyKey(options.idempotencyKey);

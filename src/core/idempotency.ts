@@ -19,7 +19,7 @@ import type { CookieToSet } from "./operation.ts";
 // into another file, scope or key does not open. A sealed row that no longer opens (the key that
 // sealed it is gone) is a 409: the call it answers did run, and running it again is not safe.
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const lastSweep = new WeakMap<TenantDb, number>();
@@ -50,7 +50,7 @@ const boundTo = (tenant: TenantDb, record: IdempotencyRecord) =>
 const conflict = () =>
   new ApiError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request");
 
-export interface StoredAnswer {
+interface StoredAnswer {
   status: number;
   body: string | null;
   cookies: CookieToSet[];

@@ -16,7 +16,10 @@ export interface Service {
   resolveCaller(request: Request, surface: BearerSurface): Promise<Caller>;
 }
 
-/** An HTTP route that is not an operation (discovery documents, `/mcp`, pages, webhook ingress). */
+/**
+ * An HTTP route that is not an operation (discovery documents, `/mcp`, pages). What `handle` throws
+ * is answered as an operation's throw: an `ApiError` with its status and error body.
+ */
 export interface RawRoute {
   method: HttpMethod | "PUT";
   /** Elysia-style path, e.g. `/api/webhooks/:provider/:org`. */

@@ -6,7 +6,8 @@ import type { PageParams } from "./schemas.ts";
 import type { Scope } from "./scope.ts";
 
 export type { Scope } from "./scope.ts";
-export type CallerType = "agent" | "api-key" | "session" | "host";
+
+type CallerType = "agent" | "api-key" | "session" | "host";
 
 /** Who is calling `/v1`, resolved once per request by the transport. */
 export interface Caller {
@@ -43,7 +44,7 @@ export interface SignedInCustomer {
  * - `webhook`: no caller; the operation verifies the delivery itself in `prepare` (request headers and
  *   raw body are handed over), and only then names its tenant (`tenantOf`).
  */
-export type Access = "public" | "user" | "caller" | Scope | "webhook";
+type Access = "public" | "user" | "caller" | Scope | "webhook";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -1,5 +1,6 @@
 import type { AppContext } from "../app-context.ts";
 import { dueTimes, lowerDueTime, storeDueTime } from "../db/due-times.ts";
+import { organizationExists } from "../db/platform.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { STORAGE_RETRY_AFTER_S } from "./storage.ts";
@@ -33,7 +34,7 @@ export interface Job {
 /** Runs one job; throws to have it retried. It may write to the tenant in its own short transaction. */
 export type JobHandler = (job: Job, tenant: TenantDb, app: AppContext) => Promise<void>;
 
-export const MAX_ATTEMPTS = 12;
+const MAX_ATTEMPTS = 12;
 const BASE_DELAY_MS = 1000;
 const MAX_DELAY_MS = 3600 * 1000;
 const BATCH = 20;
@@ -183,7 +184,7 @@ export class Outbox {
       try {
         await this.drainTenant(orgId, now);
       } catch (error) {
-        if (!organizationExists(this.app, orgId)) {
+        if (!organizationExists(this.app.platform, orgId)) {
           // Deleted with its file since the drain was scheduled: nothing is left to run.
           this.noted.delete(orgId);
           continue;
@@ -298,8 +299,4 @@ function nextDue(tenant: TenantDb): number | null {
     .query("SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status IN ('pending', 'running')")
     .get() as { at: number | null };
   return row.at;
-}
-
-function organizationExists(app: AppContext, orgId: string): boolean {
-  return app.platform.sqlite.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId) !== null;
 }

@@ -15,7 +15,7 @@ export function jsonResponse(
 }
 
 /** Where a thrown value is reported: the service's log and its storage state. */
-export interface ErrorSink {
+interface ErrorSink {
   log: Logger;
   storage: StorageHealth;
 }

@@ -39,7 +39,7 @@ function unavailable(code: string): ApiError {
 }
 
 /** Why `GET /v1/health` says `degraded`. */
-export interface DegradedReason {
+interface DegradedReason {
   code: "LOW_DISK_SPACE" | "STORAGE_FAILING";
   message: string;
   /** When the condition was first seen (ISO 8601). */

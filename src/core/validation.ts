@@ -6,7 +6,7 @@ import { keyFault, textMessage, withTextRules } from "./text-rules.ts";
 
 const MAX_DETAILS = 20;
 
-export type InputPart = "params" | "query" | "body";
+type InputPart = "params" | "query" | "body";
 
 /** A compiled validator for one part of an operation's input. */
 export interface InputValidator {

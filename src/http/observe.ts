@@ -17,7 +17,7 @@ export interface ObservedAnswer {
   body: string;
 }
 
-export type AnswerObserver = (answer: ObservedAnswer) => void;
+type AnswerObserver = (answer: ObservedAnswer) => void;
 
 /** The observer in place, if any (read by the adapter on each answer). */
 export let answerObserver: AnswerObserver | undefined;

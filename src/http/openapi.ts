@@ -204,12 +204,15 @@ function security(op: Operation): Json[] {
   return op.customerSession === "required" ? withCustomer : [...callers, ...withCustomer];
 }
 
-/** Builds the OpenAPI 3.1 document of every declared operation. */
-export function buildOpenApiDocument(operations: Operation[], config: Config): Json {
-  const schemas: Record<string, unknown> = {};
-  const responses: Record<string, Json> = {};
+/** Turns a TypeBox schema into plain JSON Schema for the document. */
+type ToJson = (node: unknown) => unknown;
 
-  // Plain JSON Schema (TypeBox's symbols dropped), with published schemas replaced by `$ref`s.
+/**
+ * The document's `components/schemas`, filled as schemas are converted: TypeBox's symbols are
+ * dropped and a schema registered with `named()` is published once and referred to by `$ref`.
+ */
+function schemaPublisher(): { schemas: Record<string, unknown>; toJson: ToJson } {
+  const schemas: Record<string, unknown> = {};
   const toJson = (node: unknown, defining?: unknown): unknown => {
     if (Array.isArray(node)) return node.map((n) => toJson(n));
     if (node === null || typeof node !== "object") return node;
@@ -225,125 +228,194 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
     for (const [key, value] of Object.entries(node)) out[key] = toJson(value);
     return out;
   };
+  return { schemas, toJson: (node) => toJson(node) };
+}
 
-  const envelope = (op: Operation): unknown => {
-    if (!op.response) return undefined;
-    const data = toJson(op.list ? { type: "array", items: op.response } : op.response);
-    const properties: Json = { data };
-    if (op.list) properties.meta = toJson(PageMeta);
-    return { type: "object", required: op.list ? ["data", "meta"] : ["data"], properties };
+/** The path or query parameters of one input schema; the standard `page` and `limit` by reference. */
+function inputParameters(where: "path" | "query", schema: TSchema, toJson: ToJson): Json[] {
+  const required = new Set((schema as { required?: string[] }).required ?? []);
+  const properties = (schema as unknown as { properties: Record<string, TSchema> }).properties;
+  return Object.entries(properties).map(([name, prop]) => {
+    if (
+      where === "query" &&
+      (name === "page" || name === "limit") &&
+      JSON.stringify(prop) === pageSchema(name)
+    )
+      return parameter(name === "page" ? "Page" : "Limit");
+    const description = (prop as { description?: string }).description;
+    return {
+      name,
+      in: where,
+      required: where === "path" || required.has(name),
+      ...(description ? { description } : {}),
+      schema: toJson(prop),
+    };
+  });
+}
+
+function operationParameters(op: Operation, toJson: ToJson): Json[] {
+  const parameters: Json[] = [];
+  if (op.params) parameters.push(...inputParameters("path", op.params, toJson));
+  if (op.query) parameters.push(...inputParameters("query", op.query, toJson));
+  if (isTenantWrite(op)) parameters.push(parameter("IdempotencyKey"));
+  if (op.cacheable) parameters.push(parameter("IfNoneMatch"));
+  return parameters;
+}
+
+/** The success body: `{data}`, or `{data, meta}` for lists; none when the operation declares no response. */
+function successEnvelope(op: Operation, toJson: ToJson): unknown {
+  if (!op.response) return undefined;
+  const data = toJson(op.list ? { type: "array", items: op.response } : op.response);
+  const properties: Json = { data };
+  if (op.list) properties.meta = toJson(PageMeta);
+  return { type: "object", required: op.list ? ["data", "meta"] : ["data"], properties };
+}
+
+function successExample(op: Operation): Json | undefined {
+  const data = op.examples?.response;
+  if (data === undefined) return undefined;
+  if (!op.list) return { example: { data } };
+  const total = (data as unknown[]).length;
+  return { example: { data, meta: { page: 1, limit: 20, total } } };
+}
+
+/** The success responses (the declared status, `alsoStatus`, a cacheable read's 304). */
+function successResponses(op: Operation, toJson: ToJson): Json {
+  const status = op.status ?? 200;
+  const headers: Json = { "x-request-id": header("RequestId") };
+  if (isTenantWrite(op)) headers["idempotent-replayed"] = header("IdempotentReplayed");
+  if (op.cacheable) headers.etag = header("ETag");
+  const success =
+    status === 204
+      ? { description: "Done", headers }
+      : {
+          description: "Success",
+          headers,
+          content: { "application/json": { schema: successEnvelope(op, toJson), ...successExample(op) } },
+        };
+  const responses: Json = { [status]: success };
+  if (op.alsoStatus) responses[op.alsoStatus] = success;
+  if (op.cacheable) {
+    responses[304] = {
+      description: "Not modified: the `ETag` sent in `If-None-Match` is still current.",
+      headers: { "x-request-id": header("RequestId"), etag: header("ETag") },
+    };
+  }
+  return responses;
+}
+
+/**
+ * Adds the operation's error responses, one per status, as references to shared ones under
+ * `components/responses` (added there on first use).
+ */
+function addErrorResponses(op: Operation, responses: Json, shared: Record<string, Json>): void {
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  for (const code of [...implicitErrors(op), ...(op.errors ?? [])]) {
+    const codes = byStatus.get(ERROR_STATUS[code]) ?? new Set();
+    byStatus.set(ERROR_STATUS[code], codes.add(code));
+  }
+  for (const status of [...byStatus.keys()].sort()) {
+    const [name, response] = errorResponse(status, [...byStatus.get(status)!].sort());
+    shared[name] ??= response;
+    responses[status] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+function requestBody(op: Operation, toJson: ToJson): Json | undefined {
+  if (op.access === "webhook") return op.method === "GET" ? undefined : WEBHOOK_BODY;
+  if (!op.body) return undefined;
+  const example = op.examples?.body === undefined ? {} : { example: op.examples.body };
+  return { required: true, content: { "application/json": { schema: toJson(op.body), ...example } } };
+}
+
+/** One operation under its path and method. */
+function operationEntry(op: Operation, toJson: ToJson, sharedResponses: Record<string, Json>): Json {
+  // Converted in this order (parameters, answer, body), which is the order of `components/schemas`.
+  const parameters = operationParameters(op, toJson);
+  const responses = successResponses(op, toJson);
+  addErrorResponses(op, responses, sharedResponses);
+  const body = requestBody(op, toJson);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: security(op),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+    ...(op.access === "storefront" || op.access === "admin" ? { "x-required-scope": op.access } : {}),
   };
+}
 
-  const responseExample = (op: Operation): Json | undefined => {
-    const data = op.examples?.response;
-    if (data === undefined) return undefined;
-    if (!op.list) return { example: { data } };
-    const total = (data as unknown[]).length;
-    return { example: { data, meta: { page: 1, limit: 20, total } } };
-  };
+const INFO: Json = {
+  title: "Commerce API",
+  version: "1.0.0",
+  description:
+    "Multi-tenant commerce API. Each request is bound to one organization by, in order: an agent " +
+    "bearer token, an `x-api-key`, the dashboard session cookie, or (storefront reads and carts only) " +
+    "the `Host` header of the shop.",
+};
 
+const SECURITY_SCHEMES: Record<string, Json> = {
+  apiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+    description: "Organization API key (`ck_…`)",
+  },
+  agentToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "Agent Auth agent JWT",
+  },
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: SESSION_COOKIE,
+    description: "Dashboard session",
+  },
+  customerSession: {
+    type: "apiKey",
+    in: "header",
+    name: CUSTOMER_HEADER,
+    description:
+      "Storefront customer session token (from `POST /v1/account/sign-in` or `sign-up`), sent with the " +
+      "caller's own credential or a shop's Host. Browser storefronts on another origin send it here.",
+  },
+  checkoutSecret: {
+    type: "apiKey",
+    in: "header",
+    name: "x-checkout-secret",
+    description:
+      "The shared secret (`CHECKOUT_API_SECRET`) the webhook ingress forwards provider notifications with.",
+  },
+  customerSessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: CUSTOMER_COOKIE,
+    description:
+      "The same customer session as a cookie, set by sign-in on the API's own origin; the header wins " +
+      "when both are sent.",
+  },
+};
+
+/** Builds the OpenAPI 3.1 document of every declared operation. */
+export function buildOpenApiDocument(operations: Operation[], config: Config): Json {
+  const { schemas, toJson } = schemaPublisher();
+  const responses: Record<string, Json> = {};
   const paths: Record<string, Json> = {};
   for (const op of operations) {
-    const write = isTenantWrite(op);
-    const parameters: Json[] = [];
-    for (const [where, schema] of [
-      ["path", op.params],
-      ["query", op.query],
-    ] as const) {
-      if (!schema) continue;
-      const required = new Set((schema as { required?: string[] }).required ?? []);
-      for (const [name, prop] of Object.entries(
-        (schema as unknown as { properties: Record<string, TSchema> }).properties,
-      )) {
-        if (
-          where === "query" &&
-          (name === "page" || name === "limit") &&
-          JSON.stringify(prop) === pageSchema(name)
-        ) {
-          parameters.push(parameter(name === "page" ? "Page" : "Limit"));
-          continue;
-        }
-        const description = (prop as { description?: string }).description;
-        parameters.push({
-          name,
-          in: where,
-          required: where === "path" || required.has(name),
-          ...(description ? { description } : {}),
-          schema: toJson(prop),
-        });
-      }
-    }
-    if (write) parameters.push(parameter("IdempotencyKey"));
-    if (op.cacheable) parameters.push(parameter("IfNoneMatch"));
-
-    const status = op.status ?? 200;
-    const successHeaders: Json = { "x-request-id": header("RequestId") };
-    if (write) successHeaders["idempotent-replayed"] = header("IdempotentReplayed");
-    if (op.cacheable) successHeaders.etag = header("ETag");
-    const success =
-      status === 204
-        ? { description: "Done", headers: successHeaders }
-        : {
-            description: "Success",
-            headers: successHeaders,
-            content: { "application/json": { schema: envelope(op), ...responseExample(op) } },
-          };
-    const opResponses: Json = { [status]: success };
-    if (op.alsoStatus) opResponses[op.alsoStatus] = success;
-    if (op.cacheable) {
-      opResponses[304] = {
-        description: "Not modified: the `ETag` sent in `If-None-Match` is still current.",
-        headers: { "x-request-id": header("RequestId"), etag: header("ETag") },
-      };
-    }
-    const byStatus = new Map<number, Set<ErrorCode>>();
-    for (const code of [...implicitErrors(op), ...(op.errors ?? [])]) {
-      const codes = byStatus.get(ERROR_STATUS[code]) ?? new Set();
-      byStatus.set(ERROR_STATUS[code], codes.add(code));
-    }
-    for (const errorStatus of [...byStatus.keys()].sort()) {
-      const [name, response] = errorResponse(errorStatus, [...byStatus.get(errorStatus)!].sort());
-      responses[name] ??= response;
-      opResponses[errorStatus] = { $ref: `#/components/responses/${name}` };
-    }
-
-    const requestExample = op.examples?.body === undefined ? {} : { example: op.examples.body };
-    const entry: Json = {
-      operationId: op.operationId,
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      tags: [op.tag],
-      security: security(op),
-      ...(parameters.length ? { parameters } : {}),
-      ...(op.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: toJson(op.body), ...requestExample } },
-            },
-          }
-        : {}),
-      ...(op.access === "webhook" && op.method !== "GET" ? { requestBody: WEBHOOK_BODY } : {}),
-      responses: opResponses,
-      ...(op.access === "storefront" || op.access === "admin" ? { "x-required-scope": op.access } : {}),
-    };
     paths[op.path] ??= {};
-    (paths[op.path] as Json)[op.method.toLowerCase()] = entry;
+    (paths[op.path] as Json)[op.method.toLowerCase()] = operationEntry(op, toJson, responses);
   }
-
   // Published even when no operation happens to refer to it, so clients can name the error body.
   toJson(ErrorBody);
   const tagNames = [...new Set(operations.map((op) => op.tag))];
   return {
     openapi: "3.1.1",
-    info: {
-      title: "Commerce API",
-      version: "1.0.0",
-      description:
-        "Multi-tenant commerce API. Each request is bound to one organization by, in order: an agent " +
-        "bearer token, an `x-api-key`, the dashboard session cookie, or (storefront reads and carts only) " +
-        "the `Host` header of the shop.",
-    },
+    info: INFO,
     servers: [{ url: config.apiPublicUrl, description: "This deployment (`API_PUBLIC_URL`)" }],
     tags: tagNames.map((name) => ({
       name,
@@ -355,49 +427,7 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
       responses,
       parameters: PARAMETERS,
       headers: HEADERS,
-      securitySchemes: {
-        apiKey: {
-          type: "apiKey",
-          in: "header",
-          name: "x-api-key",
-          description: "Organization API key (`ck_…`)",
-        },
-        agentToken: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: "JWT",
-          description: "Agent Auth agent JWT",
-        },
-        sessionCookie: {
-          type: "apiKey",
-          in: "cookie",
-          name: SESSION_COOKIE,
-          description: "Dashboard session",
-        },
-        customerSession: {
-          type: "apiKey",
-          in: "header",
-          name: CUSTOMER_HEADER,
-          description:
-            "Storefront customer session token (from `POST /v1/account/sign-in` or `sign-up`), sent with the " +
-            "caller's own credential or a shop's Host. Browser storefronts on another origin send it here.",
-        },
-        checkoutSecret: {
-          type: "apiKey",
-          in: "header",
-          name: "x-checkout-secret",
-          description:
-            "The shared secret (`CHECKOUT_API_SECRET`) the webhook ingress forwards provider notifications with.",
-        },
-        customerSessionCookie: {
-          type: "apiKey",
-          in: "cookie",
-          name: CUSTOMER_COOKIE,
-          description:
-            "The same customer session as a cookie, set by sign-in on the API's own origin; the header wins " +
-            "when both are sent.",
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

@@ -15,10 +15,10 @@ import { ApiError } from "../core/errors.ts";
 import type { Outcome } from "../core/executor.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
-import { apiErrorOf, jsonResponse } from "../core/respond.ts";
+import { apiErrorOf } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
-import { resultHead, resultResponse, type Screened, screen } from "./direct.ts";
+import { resultHead, resultResponse, screen } from "./direct.ts";
 import { buildTools, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
 
 /** The same name as the OpenAPI document's `info.title`. */
@@ -61,9 +61,6 @@ const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 const encoder = new TextEncoder();
 
-/** An error answered before the MCP layer (the service adds `WWW-Authenticate` to every 401). */
-const refusal = (error: ApiError): Response => jsonResponse(error.status, error.toBody(), error.headers);
-
 /** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
   private readonly tools: Map<string, Tool>;
@@ -83,21 +80,18 @@ export class McpEndpoint {
     return [...this.tools.values()].map((tool) => tool.definition);
   }
 
-  /** `client`: the address and user agent the service worked out for this request (rate limits). */
+  /**
+   * `client`: the address and user agent the service worked out for this request (rate limits).
+   * What is refused before any MCP message is read (a foreign Origin, no valid credential, a body cut
+   * short, too large or nested too deep) is thrown as an ApiError: the service answers it over HTTP
+   * with the error body (and `WWW-Authenticate` on a 401).
+   */
   async handle(request: Request, requestId: string, client?: ClientInfo): Promise<Response> {
     // A browser page of another origin must not drive the tools with the user's cookies (DNS rebinding,
     // cross-site requests): a present Origin has to be the service's own.
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== this.baseUrl) {
-      return refusal(new ApiError("FORBIDDEN", "Origin not allowed"));
-    }
-    let caller: Caller;
-    try {
-      caller = await this.service.resolveCaller(request, "mcp");
-    } catch (error) {
-      if (error instanceof ApiError) return refusal(error);
-      throw error;
-    }
+    if (origin !== null && origin !== this.baseUrl) throw new ApiError("FORBIDDEN", "Origin not allowed");
+    const caller = await this.service.resolveCaller(request, "mcp");
 
     const run: ToolRun = {
       requestId,
@@ -109,14 +103,9 @@ export class McpEndpoint {
       idempotencyHeader: request.headers.get("idempotency-key") ?? undefined,
       ...customerSessionOf(request),
     };
-    let screened: Screened;
-    try {
-      screened = await screen(request, this.service.ctx.config.maxBodyBytes, (name) => this.tools.has(name));
-    } catch (error) {
-      // A body cut short, too large or nested too deep: an HTTP refusal, before any MCP message.
-      if (error instanceof ApiError) return refusal(error);
-      throw error;
-    }
+    const screened = await screen(request, this.service.ctx.config.maxBodyBytes, (name) =>
+      this.tools.has(name),
+    );
     switch (screened.kind) {
       case "list": {
         let result: ListToolsResult;

@@ -7,7 +7,12 @@ import type { SignedInCustomer } from "../core/operation.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
-import { type CheckoutPayments, manualPayments, type PaymentScope } from "./checkout-payments.ts";
+import {
+  type CheckoutPayments,
+  manualPayments,
+  type PaymentMethodOffer,
+  type PaymentScope,
+} from "./checkout-payments.ts";
 import { assertShopReturnUrl } from "./return-url.ts";
 import { addOrderEvent } from "./service.ts";
 import type { customers } from "./tables.ts";
@@ -58,6 +63,23 @@ export function findOrCreateCustomer(
 const refuse = (message: string, path = "/body") =>
   new ApiError("UNPROCESSABLE", message, [{ path, message }]);
 
+type PlaceOrderInput = {
+  email?: string;
+  paymentMethodId?: string;
+  note?: string;
+  phone?: string;
+  returnUrl?: string;
+};
+type CartToPlace = ReturnType<typeof loadPricedCart>;
+
+/** What the checks before any write settled: who buys, and how the order is paid. */
+interface Checkout {
+  email: string;
+  phone: string | null;
+  /** The chosen method; null when none is offered (a total of 0). */
+  method: PaymentMethodOffer | null;
+}
+
 /**
  * Converts a cart into an order. Runs inside the caller's BEGIN IMMEDIATE transaction (the
  * place-order operation is transactional and durable): stock is taken with conditional UPDATEs,
@@ -70,54 +92,107 @@ const refuse = (message: string, path = "/body") =>
 export function placeOrder(
   scope: PaymentScope,
   cartId: string,
-  input: { email?: string; paymentMethodId?: string; note?: string; phone?: string; returnUrl?: string },
+  input: PlaceOrderInput,
   customer: SignedInCustomer | null,
   payments: CheckoutPayments = manualPayments,
 ) {
   const { tenant } = scope;
   const state = loadPricedCart(tenant, cartId);
-  const { cart, lines, priced, store } = state;
-  if (cart.status !== "active") throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
+  if (state.cart.status !== "active")
+    throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
+  const checkout = checkPlaceable(scope, state, input, customer, payments);
+  const taken = takeStock(tenant, state.lines);
+  if (state.coupon) countCouponUse(tenant, state.coupon.id);
+  const customerId = customer?.id ?? guestCustomerId(tenant, state, checkout.email);
+  const now = Date.now();
+  const order = insertOrder(tenant, state, checkout, { customerId, note: input.note ?? null, now });
+  insertOrderItems(tenant, order.id, state, taken);
+  addOrderEvent(tenant, order.id, "placed", `Order #${order.number} placed`, now);
+  if (order.paid) addOrderEvent(tenant, order.id, "paid", "Nothing to pay: the total is 0", now);
+  const { method } = checkout;
+  if (method && method.provider !== "manual") {
+    payments.begin(scope, {
+      orderId: order.id,
+      number: order.number,
+      total: state.priced.totals.total,
+      currency: state.cart.currency,
+      email: checkout.email,
+      phone: checkout.phone,
+      returnUrl: input.returnUrl,
+      method,
+    });
+  }
+  tenant.sqlite
+    .query(
+      "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",
+    )
+    // The session's customer owns the cart: that is what makes the order one of the account's orders.
+    .run(order.id, checkout.email, customer?.id ?? null, now, state.cart.id);
+  return { ...orderView(tenant, order.id), accessToken: order.accessToken };
+}
 
-  // Preconditions: each a 422 naming what is missing, nothing changed.
-  if (lines.length === 0) throw refuse("The cart has no items");
-  const unavailable = lines.find((l) => l.product!.status !== "active");
+/** The preconditions, before anything is written: each a 422 naming what is missing, nothing changed. */
+function checkPlaceable(
+  scope: PaymentScope,
+  state: CartToPlace,
+  input: PlaceOrderInput,
+  customer: SignedInCustomer | null,
+  payments: CheckoutPayments,
+): Checkout {
+  assertItemsPlaceable(state);
+  const email = (input.email ?? state.cart.email ?? customer?.email)?.toLowerCase();
+  if (!email) throw refuse("An email is required: send it in the body or set it on the cart", "/body/email");
+  const needsShipping = state.lines.some((l) => l.product!.requiresShipping);
+  if (needsShipping && !state.shippingAddress)
+    throw refuse("A shipping address is required", "/shippingAddress");
+  if (needsShipping && !state.shippingMethod)
+    throw refuse("A shipping method is required", "/shippingMethod");
+  const method = chosenPaymentMethod(scope, state, input.paymentMethodId, payments);
+  const phone = input.phone ?? state.billingAddress?.phone ?? state.shippingAddress?.phone ?? null;
+  if (method?.requires.includes("phone") && !phone) {
+    throw refuse(`${method.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
+  }
+  if (input.returnUrl !== undefined) assertShopReturnUrl(scope.app, scope.tenant, input.returnUrl);
+  return { email, phone, method };
+}
+
+/** The cart has items, all still sold, and its coupon still applies. */
+function assertItemsPlaceable(state: CartToPlace): void {
+  if (state.lines.length === 0) throw refuse("The cart has no items");
+  const unavailable = state.lines.find((l) => l.product!.status !== "active");
   if (unavailable) throw refuse(`An item is no longer available (${unavailable.id})`, "/items");
   if (state.couponDropped) {
     throw new ApiError("COUPON_INVALID", `The coupon cannot be used: ${state.couponDropped}`, [
       { path: "/coupon", message: state.couponDropped },
     ]);
   }
-  const email = (input.email ?? cart.email ?? customer?.email)?.toLowerCase();
-  if (!email) throw refuse("An email is required: send it in the body or set it on the cart", "/body/email");
-  const needsShipping = lines.some((l) => l.product!.requiresShipping);
-  if (needsShipping && !state.shippingAddress)
-    throw refuse("A shipping address is required", "/shippingAddress");
-  if (needsShipping && !state.shippingMethod)
-    throw refuse("A shipping method is required", "/shippingMethod");
-  const offered = payments.methods(tenant, scope.app, {
-    store,
-    currency: cart.currency,
-    total: priced.totals.total,
-  });
-  let paymentMethod: { id: string; provider: string; type: string } | null = null;
-  const chosen = offered.find((m) => m.id === input.paymentMethodId);
-  if (offered.length > 0) {
-    if (!chosen) {
-      throw refuse(
-        `Choose a payment method: ${offered.map((m) => m.id).join(", ")}`,
-        "/body/paymentMethodId",
-      );
-    }
-    paymentMethod = { id: chosen.id, provider: chosen.provider, type: chosen.type };
-  }
-  const phone = input.phone ?? state.billingAddress?.phone ?? state.shippingAddress?.phone ?? null;
-  if (chosen?.requires.includes("phone") && !phone) {
-    throw refuse(`${chosen.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
-  }
-  if (input.returnUrl !== undefined) assertShopReturnUrl(scope.app, tenant, input.returnUrl);
+}
 
-  // Stock: a conditional decrement per line; a line that cannot be served refuses the whole order.
+/** The offered method the body names; null when nothing is offered, else a 422 listing what is. */
+function chosenPaymentMethod(
+  scope: PaymentScope,
+  state: CartToPlace,
+  paymentMethodId: string | undefined,
+  payments: CheckoutPayments,
+): PaymentMethodOffer | null {
+  const offered = payments.methods(scope.tenant, scope.app, {
+    store: state.store,
+    currency: state.cart.currency,
+    total: state.priced.totals.total,
+  });
+  if (offered.length === 0) return null;
+  const chosen = offered.find((m) => m.id === paymentMethodId);
+  if (!chosen) {
+    throw refuse(`Choose a payment method: ${offered.map((m) => m.id).join(", ")}`, "/body/paymentMethodId");
+  }
+  return chosen;
+}
+
+/**
+ * A conditional decrement per line; a line that cannot be served refuses the whole order.
+ * Returns the units each line took (fewer than its quantity on backorder), by line id.
+ */
+function takeStock(tenant: TenantDb, lines: CartToPlace["lines"]): Map<string, number> {
   const taken = new Map<string, number>();
   for (const line of lines) {
     const variant = line.variant!;
@@ -147,38 +222,53 @@ export function placeOrder(
     }
     taken.set(line.id, line.quantity);
   }
+  return taken;
+}
 
-  // Coupon: counted against its limit in the same transaction.
-  if (state.coupon) {
-    const counted = tenant.sqlite
-      .query(
-        "UPDATE coupons SET usage_count = usage_count + 1 WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit)",
-      )
-      .run(state.coupon.id);
-    if (counted.changes === 0) {
-      throw new ApiError("COUPON_INVALID", "The coupon cannot be used: usage limit reached", [
-        { path: "/coupon", message: "usage limit reached" },
-      ]);
-    }
+/** The coupon's use, counted against its limit in the same transaction. */
+function countCouponUse(tenant: TenantDb, couponId: string): void {
+  const counted = tenant.sqlite
+    .query(
+      "UPDATE coupons SET usage_count = usage_count + 1 WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit)",
+    )
+    .run(couponId);
+  if (counted.changes === 0) {
+    throw new ApiError("COUPON_INVALID", "The coupon cannot be used: usage limit reached", [
+      { path: "/coupon", message: "usage limit reached" },
+    ]);
   }
+}
 
+/** Without a signed-in customer: the customer of the email, named after the cart's address. */
+function guestCustomerId(tenant: TenantDb, state: CartToPlace, email: string): string {
   const address = state.shippingAddress ?? state.billingAddress;
-  const customerId =
-    customer?.id ??
-    findOrCreateCustomer(tenant, email, {
-      firstName: address?.firstName,
-      lastName: address?.lastName,
-      phone: address?.phone,
-    }).id;
+  return findOrCreateCustomer(tenant, email, {
+    firstName: address?.firstName,
+    lastName: address?.lastName,
+    phone: address?.phone,
+  }).id;
+}
+
+/** The order row, numbered `max + 1` from 1001, with its access token (kept as a hash). */
+function insertOrder(
+  tenant: TenantDb,
+  state: CartToPlace,
+  checkout: Checkout,
+  placed: { customerId: string; note: string | null; now: number },
+) {
+  const { cart, priced, coupon, shippingMethod } = state;
   const { next } = tenant.sqlite
     .query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders")
-    .get() as {
-    next: number;
-  };
-  const now = Date.now();
-  const orderId = newId("ord");
+    .get() as { next: number };
+  const { now } = placed;
+  const id = newId("ord");
   const accessToken = randomBase62(43);
   const paid = priced.totals.total === 0;
+  const method = checkout.method && {
+    id: checkout.method.id,
+    provider: checkout.method.provider,
+    type: checkout.method.type,
+  };
   tenant.sqlite
     .query(
       `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id, currency,
@@ -188,44 +278,44 @@ export function placeOrder(
        VALUES (?, ?, 'open', ?, 'unfulfilled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 1, ?, ?, ?, ?, NULL, ?)`,
     )
     .run(
-      orderId,
+      id,
       next,
       paid ? "paid" : "pending",
-      email,
-      customerId,
+      checkout.email,
+      placed.customerId,
       cart.id,
       cart.currency,
       state.shippingAddress && JSON.stringify(state.shippingAddress),
       JSON.stringify(state.billingAddress ?? state.shippingAddress),
-      state.shippingMethod &&
-        JSON.stringify({
-          id: state.shippingMethod.id,
-          name: state.shippingMethod.name,
-          price: priced.totals.shipping,
-        }),
-      state.coupon &&
-        JSON.stringify({ code: state.coupon.code, type: state.coupon.type, value: state.coupon.value }),
-      paymentMethod && JSON.stringify(paymentMethod),
+      shippingMethod &&
+        JSON.stringify({ id: shippingMethod.id, name: shippingMethod.name, price: priced.totals.shipping }),
+      coupon && JSON.stringify({ code: coupon.code, type: coupon.type, value: coupon.value }),
+      method && JSON.stringify(method),
       priced.totals.subtotal,
       priced.totals.discount,
       priced.totals.shipping,
       priced.shippingTax,
       priced.totals.tax,
       priced.totals.total,
-      state.coupon ? 1 : 0,
-      input.note ?? null,
+      coupon ? 1 : 0,
+      placed.note,
       sha256Hex(accessToken),
       now,
       paid ? now : null,
       now,
     );
+  return { id, number: next, accessToken, paid };
+}
+
+/** The order's lines as priced, each with the units it took from stock. */
+function insertOrderItems(tenant: TenantDb, orderId: string, state: CartToPlace, taken: Map<string, number>) {
   const insertItem = tenant.sqlite.query(
     `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_title, sku, unit_price,
        quantity, stock_taken, subtotal, discount, tax_rate, tax, total, position)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  priced.lines.forEach((pricedLine, position) => {
-    const line = lines[position]!;
+  state.priced.lines.forEach((pricedLine, position) => {
+    const line = state.lines[position]!;
     insertItem.run(
       newId("oli"),
       orderId,
@@ -245,25 +335,4 @@ export function placeOrder(
       position,
     );
   });
-  addOrderEvent(tenant, orderId, "placed", `Order #${next} placed`, now);
-  if (paid) addOrderEvent(tenant, orderId, "paid", "Nothing to pay: the total is 0", now);
-  if (chosen && chosen.provider !== "manual") {
-    payments.begin(scope, {
-      orderId,
-      number: next,
-      total: priced.totals.total,
-      currency: cart.currency,
-      email,
-      phone,
-      returnUrl: input.returnUrl,
-      method: chosen,
-    });
-  }
-  tenant.sqlite
-    .query(
-      "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",
-    )
-    // The session's customer owns the cart: that is what makes the order one of the account's orders.
-    .run(orderId, email, customer?.id ?? null, now, cart.id);
-  return { ...orderView(tenant, orderId), accessToken };
 }

@@ -58,7 +58,8 @@ export const OrderPayment = named(
       Type.String({
         description:
           "Present when the provider was asked for this payment and did not open it (it could not be reached " +
-          "or refused): nothing was charged and there is no `action`; `retry` says how to ask again",
+          "or refused): nothing was charged and there is no `action`; `retry` says how to ask again. Both are " +
+          "withdrawn once the order can no longer be paid (cancelled, or paid another way)",
       }),
     ),
     retry: Type.Optional(
@@ -147,6 +148,16 @@ export const Order = named(
   }),
 );
 
+/** Where a redirect payment sends the shopper back to (place-order, and a retried payment). */
+export const ReturnUrl = Text({
+  min: 1,
+  max: 2000,
+  pattern: "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][^\\s]*)?$",
+  description:
+    "Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified " +
+    "domain or its platform host) or an origin of its `allowedOrigins`, else a 422",
+});
+
 export const PlaceOrderBody = Body({
   email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
   paymentMethodId: Type.Optional(Text({ min: 1, max: 64 })),
@@ -158,16 +169,7 @@ export const PlaceOrderBody = Body({
       description: "For methods that require a phone (MB WAY); default: the billing or shipping address's",
     }),
   ),
-  returnUrl: Type.Optional(
-    Text({
-      min: 1,
-      max: 2000,
-      pattern: "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][^\\s]*)?$",
-      description:
-        "Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified " +
-        "domain or its platform host) or an origin of its `allowedOrigins`, else a 422",
-    }),
-  ),
+  returnUrl: Type.Optional(ReturnUrl),
   note: Type.Optional(Text({ max: 2000, multiline: true })),
 });
 

@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { ProviderRefundRequest, ProviderRefundResult } from "./checkout-payments.ts";
-import type { OrderPaymentMethod, orders } from "./tables.ts";
+import type { OrderPayment, OrderPaymentMethod, orders } from "./tables.ts";
 import { findOrderRow, type OrderRow } from "./view.ts";
 
 // The order state machine. Every move reads the order, checks that the move is allowed from its
@@ -59,7 +59,8 @@ export function formatAmount(amount: number, currency: string): string {
 /**
  * Compare-and-set on the state that was checked: the row moves only if status, payment status,
  * fulfillment status and refunded amount are still what the caller read, so a move can never
- * apply on top of another it did not see. Sets `updated_at` too.
+ * apply on top of another it did not see. Sets `updated_at` too, and withdraws a payment retry the
+ * move made impossible.
  */
 function moveFrom(
   tenant: TenantDb,
@@ -78,6 +79,35 @@ function moveFrom(
   if (result.changes === 0) {
     throw conflict(action, findOrderRow(tenant, row.id), "it changed while this request was handled");
   }
+  withdrawPaymentRetry(tenant, row.id);
+}
+
+/** Payment states from which a provider payment can be asked again: nothing received or on its way. */
+const RETRYABLE_PAYMENT = new Set(["pending", "failed", "expired"]);
+
+/**
+ * Whether the order's provider payment can be tried again (`retryOrderPayment`): the order is open
+ * and nothing was received or is on its way. Outside this state a retry answers 409, so no stored
+ * payment offers `retry` then.
+ */
+export function canRetryPayment(row: Pick<OrderRow, "status" | "payment_status">): boolean {
+  return row.status === "open" && RETRYABLE_PAYMENT.has(row.payment_status);
+}
+
+/**
+ * Takes `retry` (and the `error` it came with) off the order's stored payments once the order can
+ * no longer be paid, in the transaction of the move that took it there. The payments module applies
+ * the same rule whenever it writes them.
+ */
+function withdrawPaymentRetry(tenant: TenantDb, orderId: string): void {
+  const row = tenant.sqlite
+    .query("SELECT status, payment_status, payments FROM orders WHERE id = ?")
+    .get(orderId) as Pick<OrderRow, "status" | "payment_status" | "payments">;
+  if (canRetryPayment(row)) return;
+  const payments = JSON.parse(row.payments) as OrderPayment[];
+  if (!payments.some((payment) => payment.retry)) return;
+  const shown = payments.map(({ error: _error, retry: _retry, ...payment }) => payment);
+  tenant.sqlite.query("UPDATE orders SET payments = ? WHERE id = ?").run(JSON.stringify(shown), orderId);
 }
 
 // ---------------------------------------------------------------- releases (also used by payments)

@@ -1,4 +1,5 @@
-import { getStore, money } from "../catalog/store-settings.ts";
+import { countLowStockVariants } from "../catalog/products.ts";
+import { getStore, type Money, money } from "../catalog/store-settings.ts";
 import type { Localized, products } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
@@ -16,7 +17,8 @@ import type { orderItems, orders } from "./tables.ts";
 //   rounded half away from zero; 0 when there are none;
 // - newCustomersCount: customers created in the range; customersCount: all customers;
 // - productsCount, lowStockVariants, ordersAwaitingPayment, ordersAwaitingFulfillment: the state
-//   now, whatever the range;
+//   now, whatever the range; lowStockVariants counts the variants the storefront marks `lowStock`
+//   (sold out and backorder are not low);
 // - topProducts: the five products with the highest Σ line total over the non-cancelled orders
 //   placed in the range (ties: more units, then product id);
 // - salesByDay: every UTC day the range touches, zero days included, with the same rules as
@@ -80,15 +82,12 @@ function customerCounts(tenant: TenantDb, { from, to }: StatsRange) {
     .get(from, to) as { total: number; new: number };
 }
 
-/** Active products, and their tracked variants at or below the low-stock threshold, now. */
+/** Active products, and the variants of them the storefront shows as `lowStock`, now. */
 function catalogCounts(tenant: TenantDb, lowStockThreshold: number) {
-  return tenant.sqlite
-    .query(
-      `SELECT (SELECT count(*) FROM products WHERE status = 'active') AS products,
-              (SELECT count(*) FROM variants v JOIN products p ON p.id = v.product_id
-                WHERE p.status = 'active' AND v.tracked = 1 AND v.on_hand <= ?) AS low_stock`,
-    )
-    .get(lowStockThreshold) as { products: number; low_stock: number };
+  const { products } = tenant.sqlite
+    .query("SELECT count(*) AS products FROM products WHERE status = 'active'")
+    .get() as { products: number };
+  return { products, lowStock: countLowStockVariants(tenant, lowStockThreshold) };
 }
 
 /** Open orders waiting for their payment, and those ready to ship, now. */
@@ -103,8 +102,6 @@ function awaitingCounts(tenant: TenantDb) {
     )
     .get() as { payment: number; fulfillment: number };
 }
-
-type Money = ReturnType<typeof money>;
 
 /** The five products sold for the most in the range's non-cancelled orders. */
 function topProducts(tenant: TenantDb, { from, to }: StatsRange, m: (amount: number) => Money) {
@@ -178,7 +175,7 @@ export function dashboardStats(tenant: TenantDb, range: StatsRange) {
     customersCount: customers.total,
     newCustomersCount: customers.new,
     productsCount: catalog.products,
-    lowStockVariants: catalog.low_stock,
+    lowStockVariants: catalog.lowStock,
     ordersAwaitingPayment: awaiting.payment,
     ordersAwaitingFulfillment: awaiting.fulfillment,
     topProducts: topProducts(tenant, range, m),

@@ -84,7 +84,10 @@ export interface OrderPayment {
   amount: number;
   expiresAt?: string;
   action?: PaymentAction;
-  /** Set while the provider has not opened this payment after being asked (with `retry`). */
+  /**
+   * Set while the provider has not opened this payment after being asked and the order can still be
+   * paid (with `retry`).
+   */
   error?: string;
   retry?: PaymentRetry;
 }

@@ -1,5 +1,5 @@
 import type { Address } from "../cart/tables.ts";
-import { money } from "../catalog/store-settings.ts";
+import { type Money, money } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { notFound } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -84,13 +84,30 @@ export function orderTotals(row: TotalsRow) {
   };
 }
 
-/** The full order: lines, refunds, fulfillments and events. */
-export function orderView(tenant: TenantDb, orderId: string) {
-  const row = findOrderRow(tenant, orderId);
-  const db = tenant.sqlite;
-  const items = db
+/** An order's lines, in the order they were placed. */
+function orderItems(tenant: TenantDb, orderId: string, m: (amount: number) => Money) {
+  const items = tenant.sqlite
     .query("SELECT * FROM order_items WHERE order_id = ? ORDER BY position")
     .all(orderId) as ItemRow[];
+  return items.map((item) => ({
+    productId: item.product_id,
+    variantId: item.variant_id,
+    productName: JSON.parse(item.product_name) as Localized,
+    variantTitle: item.variant_title,
+    sku: item.sku,
+    unitPrice: m(item.unit_price),
+    quantity: item.quantity,
+    subtotal: m(item.subtotal),
+    discount: m(item.discount),
+    taxRate: item.tax_rate,
+    tax: m(item.tax),
+    total: m(item.total),
+  }));
+}
+
+/** What happened to an order since it was placed: refunds, fulfillments and events, oldest first. */
+function orderHistory(tenant: TenantDb, orderId: string, m: (amount: number) => Money) {
+  const db = tenant.sqlite;
   const refunds = db
     .query(
       "SELECT id, amount, reason, status, created_at FROM refunds WHERE order_id = ? ORDER BY created_at, rowid",
@@ -116,41 +133,7 @@ export function orderView(tenant: TenantDb, orderId: string) {
   const events = db
     .query("SELECT type, message, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, rowid")
     .all(orderId) as { type: string; message: string; created_at: number }[];
-  const m = (amount: number) => money(amount, row.currency);
-  const payments = JSON.parse(row.payments) as OrderPayment[];
-  const shippingMethod = parseJsonOrNull<OrderShippingMethod>(row.shipping_method);
   return {
-    id: row.id,
-    number: row.number,
-    status: row.status,
-    paymentStatus: row.payment_status,
-    fulfillmentStatus: row.fulfillment_status,
-    email: row.email,
-    customerId: row.customer_id,
-    currency: row.currency,
-    items: items.map((item) => ({
-      productId: item.product_id,
-      variantId: item.variant_id,
-      productName: JSON.parse(item.product_name) as Localized,
-      variantTitle: item.variant_title,
-      sku: item.sku,
-      unitPrice: m(item.unit_price),
-      quantity: item.quantity,
-      subtotal: m(item.subtotal),
-      discount: m(item.discount),
-      taxRate: item.tax_rate,
-      tax: m(item.tax),
-      total: m(item.total),
-    })),
-    shippingAddress: parseJsonOrNull<Address>(row.shipping_address),
-    billingAddress: parseJsonOrNull<Address>(row.billing_address),
-    shippingMethod: shippingMethod && { ...shippingMethod, price: m(shippingMethod.price) },
-    coupon: parseJsonOrNull<OrderCoupon>(row.coupon),
-    paymentMethod: parseJsonOrNull<OrderPaymentMethod>(row.payment_method),
-    totals: orderTotals(row),
-    payment: payments.at(-1) ?? null,
-    payments,
-    paymentFlags: JSON.parse(row.payment_flags) as string[],
     refunds: refunds.map((r) => ({
       id: r.id,
       amount: m(r.amount),
@@ -166,6 +149,38 @@ export function orderView(tenant: TenantDb, orderId: string) {
       createdAt: iso(f.created_at),
     })),
     events: events.map((e) => ({ type: e.type, message: e.message, createdAt: iso(e.created_at) })),
+  };
+}
+
+/** The full order: lines, refunds, fulfillments and events. */
+export function orderView(tenant: TenantDb, orderId: string) {
+  const row = findOrderRow(tenant, orderId);
+  const m = (amount: number) => money(amount, row.currency);
+  const payments = JSON.parse(row.payments) as OrderPayment[];
+  const shippingMethod = parseJsonOrNull<OrderShippingMethod>(row.shipping_method);
+  const { refunds, fulfillments, events } = orderHistory(tenant, orderId, m);
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    fulfillmentStatus: row.fulfillment_status,
+    email: row.email,
+    customerId: row.customer_id,
+    currency: row.currency,
+    items: orderItems(tenant, orderId, m),
+    shippingAddress: parseJsonOrNull<Address>(row.shipping_address),
+    billingAddress: parseJsonOrNull<Address>(row.billing_address),
+    shippingMethod: shippingMethod && { ...shippingMethod, price: m(shippingMethod.price) },
+    coupon: parseJsonOrNull<OrderCoupon>(row.coupon),
+    paymentMethod: parseJsonOrNull<OrderPaymentMethod>(row.payment_method),
+    totals: orderTotals(row),
+    payment: payments.at(-1) ?? null,
+    payments,
+    paymentFlags: JSON.parse(row.payment_flags) as string[],
+    refunds,
+    fulfillments,
+    events,
     note: row.note,
     placedAt: iso(row.placed_at),
     paidAt: isoOrNull(row.paid_at),

@@ -4,7 +4,9 @@ import { immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
+import { canRetryPayment } from "../orders/service.ts";
 import type { OrderPayment, PaymentAction } from "../orders/tables.ts";
+import { findOrderRow } from "../orders/view.ts";
 import type { AttemptInstructions, AttemptStatus, CredentialSource, Provider } from "./tables.ts";
 
 // Payment attempts as rows, as the order shows them, and the two control-plane records kept beside
@@ -80,7 +82,8 @@ function actionOf(row: AttemptRow): PaymentAction | undefined {
 const startFailed = (row: AttemptRow) =>
   row.status === "created" && row.provider_ref === null && row.last_error !== null;
 
-export function attemptView(row: AttemptRow): OrderPayment {
+/** An attempt as the order shows it; `retryable`: the order can still be paid (`canRetryPayment`). */
+function attemptView(row: AttemptRow, retryable: boolean): OrderPayment {
   const view: OrderPayment = {
     attemptId: row.id,
     provider: row.provider,
@@ -91,7 +94,7 @@ export function attemptView(row: AttemptRow): OrderPayment {
   };
   const action = actionOf(row);
   if (action) view.action = action;
-  if (startFailed(row)) {
+  if (retryable && startFailed(row)) {
     // What the provider said stays in the logs: the shopper learns only that nothing started.
     view.error =
       "The payment did not start: the payment provider could not be reached or refused it. Nothing was charged.";
@@ -106,7 +109,8 @@ export function attemptView(row: AttemptRow): OrderPayment {
 
 /**
  * The provider call opening this attempt failed: kept on the attempt (and the order's payments) until
- * a later call succeeds, so every read of the order says the payment did not start and how to retry.
+ * a later call succeeds, so every read of the order says the payment did not start and, while the
+ * order can still be paid, how to retry.
  */
 export function noteStartFailure(tenant: TenantDb, attemptId: string, message: string, now: number): void {
   immediately(tenant.sqlite, () => {
@@ -119,9 +123,11 @@ export function noteStartFailure(tenant: TenantDb, attemptId: string, message: s
   });
 }
 
-/** Writes the order's `payments` (every attempt as shown) after an attempt changed. */
+/** Writes the order's `payments` (every attempt as shown) after an attempt or the order changed. */
 export function syncOrderPayments(tenant: TenantDb, orderId: string): void {
-  const views = orderAttempts(tenant, orderId).map(attemptView);
+  // A retry is offered only while it can succeed: a cancelled or paid order answers it 409.
+  const retryable = canRetryPayment(findOrderRow(tenant, orderId));
+  const views = orderAttempts(tenant, orderId).map((row) => attemptView(row, retryable));
   tenant.sqlite.query("UPDATE orders SET payments = ? WHERE id = ?").run(JSON.stringify(views), orderId);
 }
 
@@ -134,7 +140,7 @@ export function syncOrderPayments(tenant: TenantDb, orderId: string): void {
 // tenant has, and a notification routed by it is answered `ignored` like any unknown one.
 
 /** Route references of an attempt: its id and provider references. */
-export function routeRefs(row: Pick<AttemptRow, "id" | "provider_ref" | "provider_ref2">): string[] {
+function routeRefs(row: Pick<AttemptRow, "id" | "provider_ref" | "provider_ref2">): string[] {
   const refs = [row.id];
   if (row.provider_ref) refs.push(row.provider_ref);
   if (row.provider_ref2) refs.push(row.provider_ref2);
@@ -190,7 +196,7 @@ export function routeOf(
 // ---------------------------------------------------------------- expiry deadlines
 
 /** How long after its expiry an unpaid attempt is given before the sweep expires it. */
-export const SWEEP_GRACE_MS: Record<string, number> = {
+const SWEEP_GRACE_MS: Record<string, number> = {
   multibanco: 15 * 60_000,
   mbway: 60_000,
   card: 24 * 3600_000,

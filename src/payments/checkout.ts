@@ -3,6 +3,7 @@ import { paymentMethodsFor } from "../cart/service.ts";
 import type { Store } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
+import type { AfterCommit } from "../core/operation.ts";
 import type { Job } from "../core/outbox.ts";
 import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -17,7 +18,7 @@ import type {
   ProviderRefundResult,
 } from "../orders/checkout-payments.ts";
 import { addOrderEvent, formatAmount } from "../orders/service.ts";
-import { findOrderRow } from "../orders/view.ts";
+import { findOrderRow, type OrderRow } from "../orders/view.ts";
 import {
   type AttemptRow,
   addRoutes,
@@ -33,7 +34,7 @@ import { createEasypayRefund, createSingle, easypayTime, parseEasypayTime } from
 import type { Task } from "./fields.ts";
 import { ProviderError } from "./http.ts";
 import { createMbWayRequest, createMultibancoReference } from "./ifthenpay.ts";
-import { configRow, offerableSource, resolveCredentials } from "./integrations.ts";
+import { configRow, type Fields, offerableSource, resolveCredentials } from "./integrations.ts";
 import { recompute } from "./reconcile.ts";
 import { nowOf } from "./state.ts";
 import { createCheckoutSession, createStripeRefund } from "./stripe.ts";
@@ -214,7 +215,7 @@ export function createAttempt(
   const row = findAttempt(tenant, id)!;
   addRoutes(app, tenant.orgId, row);
   noteDeadline(app, tenant.orgId, row);
-  scope.afterCommit.await(START_JOB, { attemptId: id, returnUrl: order.returnUrl ?? null });
+  awaitPaymentStart(scope.afterCommit, id, order.returnUrl ?? null);
   return row;
 }
 
@@ -242,117 +243,194 @@ function orgSlug(app: AppContext, orgId: string): string {
   return row?.slug ?? orgId;
 }
 
+/** The start job's payload: the attempt to open, and where a redirect flow returns the shopper. */
+interface StartJobPayload {
+  attemptId: string;
+  returnUrl: string | null;
+}
+
+/** Registers the provider call opening an attempt, run after the commit and before the answer. */
+export function awaitPaymentStart(
+  afterCommit: AfterCommit,
+  attemptId: string,
+  returnUrl: string | null,
+): void {
+  const payload: StartJobPayload = { attemptId, returnUrl };
+  afterCommit.await(START_JOB, payload);
+}
+
+/** What an attempt needs for its provider call: its order, the credentials it was created with. */
+interface PaymentToOpen {
+  app: AppContext;
+  tenant: TenantDb;
+  attempt: AttemptRow;
+  order: OrderRow;
+  fields: Fields;
+  now: number;
+  /** `Order #1001`: how the payment is named at the provider. */
+  description: string;
+}
+
+/** What the provider's answer changes on the attempt; what it leaves out stays as it was. */
+interface OpenedPayment {
+  providerRef: string;
+  providerRef2?: string;
+  expiresAt?: number;
+  instructions?: Partial<AttemptInstructions>;
+}
+
 /** The outbox job opening the provider's payment for an attempt. */
 export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContext): Promise<void> {
-  const { attemptId, returnUrl } = job.payload as { attemptId: string; returnUrl: string | null };
+  const { attemptId, returnUrl } = job.payload as StartJobPayload;
   const attempt = findAttempt(tenant, attemptId);
   if (attempt?.status !== "created" || attempt.provider_ref !== null) return;
   const order = findOrderRow(tenant, attempt.order_id);
   if (order.status === "cancelled") return;
-  const now = nowOf(app);
-  const description = `Order #${order.number}`;
-  const instructions = instructionsOf(attempt);
-  let providerRef: string;
-  let providerRef2 = attempt.provider_ref2;
-  let expiresAt = attempt.expires_at;
+  let opened: OpenedPayment;
   try {
-    const f = credentialsFor(app, tenant, attempt, attempt.method as Task).fields;
-    if (attempt.provider === "stripe") {
-      // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
-      if (expiresAt < now + 31 * MINUTE) expiresAt = now + STRIPE_SESSION_MS;
-      const back =
-        returnUrl ?? `https://${orgSlug(app, tenant.orgId)}.${app.config.platformDomain}/orders/${order.id}`;
-      const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
-      const session = await createCheckoutSession(
-        app.config.payments.stripeApiBase,
-        String(f.secretKey),
-        {
-          mode: "payment",
-          client_reference_id: attempt.id,
-          customer_email: order.email,
-          expires_at: Math.floor(expiresAt / 1000),
-          success_url: `${back}${back.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: back,
-          line_items: {
-            0: {
-              quantity: 1,
-              price_data: {
-                currency: attempt.currency.toLowerCase(),
-                unit_amount: attempt.amount,
-                product_data: { name: description },
-              },
-            },
-          },
-          metadata,
-          payment_intent_data: { metadata },
-        },
-        `${attempt.id}:${Math.floor(expiresAt / 1000)}`,
-      );
-      providerRef = session.id;
-      providerRef2 =
-        (typeof session.payment_intent === "string" ? session.payment_intent : null) ?? providerRef2;
-      instructions.url = session.url;
-    } else if (attempt.provider === "ifthenpay") {
-      const base = app.config.payments.ifthenpayBaseUrl;
-      if (attempt.method === "multibanco") {
-        const days = Math.max(0, Math.round((attempt.expires_at - attempt.created_at) / DAY));
-        const ref = await createMultibancoReference(base, {
-          mbKey: String(f.mbKey),
-          orderId: attempt.provider_ref2!,
-          amount: attempt.amount,
-          description,
-          expiryDays: days,
-        });
-        providerRef = ref.requestId;
-        instructions.entity = ref.entity;
-        instructions.reference = ref.reference.replace(/\s/g, "");
-      } else {
-        const ref = await createMbWayRequest(base, {
-          mbWayKey: String(f.mbWayKey),
-          orderId: attempt.provider_ref2!,
-          amount: attempt.amount,
-          phone: instructions.phone!,
-          email: order.email,
-          description,
-        });
-        providerRef = ref.requestId;
-        expiresAt = Math.max(expiresAt, now + MBWAY_WINDOW_MS);
-      }
-    } else {
-      const body: Record<string, unknown> = {
-        type: "sale",
-        key: attempt.id,
-        value: attempt.amount / 100,
-        currency: attempt.currency,
-        method: attempt.method === "mbway" ? "mbw" : "mb",
-        customer: {
-          email: order.email,
-          key: order.customer_id,
-          ...(instructions.phone ? { phone: instructions.phone, phone_indicative: "+351" } : {}),
-        },
-        capture: { transaction_key: attempt.id, descriptive: description },
-      };
-      if (attempt.method === "multibanco") body.expiration_time = easypayTime(attempt.expires_at);
-      const single = await createSingle(app, f, body);
-      providerRef = single.id;
-      if (attempt.method === "multibanco") {
-        instructions.entity = single.method?.entity === undefined ? undefined : String(single.method.entity);
-        instructions.reference = single.method?.reference?.replace(/\s/g, "");
-        // Easypay decides how long the reference stays payable: its answer is the attempt's expiry.
-        expiresAt = parseEasypayTime(single.expiration_time) ?? expiresAt;
-      } else expiresAt = Math.max(expiresAt, now + MBWAY_WINDOW_MS);
-    }
+    const { fields } = credentialsFor(app, tenant, attempt, attempt.method as Task);
+    const description = `Order #${order.number}`;
+    opened = await openAtProvider(
+      { app, tenant, attempt, order, fields, now: nowOf(app), description },
+      returnUrl,
+    );
   } catch (error) {
-    const message = error instanceof ProviderError ? error.message : String(error);
-    app.log.warn("payment provider call failed", {
-      org: tenant.orgId,
-      provider: attempt.provider,
-      attempt: attempt.id,
-      error: message,
-    });
-    noteStartFailure(tenant, attempt.id, message, nowOf(app));
-    throw error instanceof ProviderError ? new Error(message) : error;
+    throw recordStartFailure(app, tenant, attempt, error);
   }
+  storeOpenedPayment(app, tenant, attempt, opened);
+}
+
+function openAtProvider(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
+  const { provider, method } = payment.attempt;
+  if (provider === "stripe") return openStripeSession(payment, returnUrl);
+  if (provider === "ifthenpay") {
+    return method === "multibanco" ? openIfthenpayReference(payment) : openIfthenpayMbWay(payment);
+  }
+  return openEasypaySingle(payment);
+}
+
+/** A Checkout Session returning to `returnUrl`, else to the order's page on the shop's platform host. */
+async function openStripeSession(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
+  const { app, tenant, attempt, order, now } = payment;
+  // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
+  const expiresAt = attempt.expires_at < now + 31 * MINUTE ? now + STRIPE_SESSION_MS : attempt.expires_at;
+  const back =
+    returnUrl ?? `https://${orgSlug(app, tenant.orgId)}.${app.config.platformDomain}/orders/${order.id}`;
+  const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
+  const session = await createCheckoutSession(
+    app.config.payments.stripeApiBase,
+    String(payment.fields.secretKey),
+    {
+      mode: "payment",
+      client_reference_id: attempt.id,
+      customer_email: order.email,
+      expires_at: Math.floor(expiresAt / 1000),
+      success_url: `${back}${back.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: back,
+      line_items: {
+        0: {
+          quantity: 1,
+          price_data: {
+            currency: attempt.currency.toLowerCase(),
+            unit_amount: attempt.amount,
+            product_data: { name: payment.description },
+          },
+        },
+      },
+      metadata,
+      payment_intent_data: { metadata },
+    },
+    `${attempt.id}:${Math.floor(expiresAt / 1000)}`,
+  );
+  return {
+    providerRef: session.id,
+    providerRef2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
+    expiresAt,
+    instructions: { url: session.url },
+  };
+}
+
+/** An MB WAY request leaves the shopper the whole approval window from now. */
+const mbWayExpiry = ({ attempt, now }: PaymentToOpen) => Math.max(attempt.expires_at, now + MBWAY_WINDOW_MS);
+
+async function openIfthenpayReference(payment: PaymentToOpen): Promise<OpenedPayment> {
+  const { app, attempt } = payment;
+  const ref = await createMultibancoReference(app.config.payments.ifthenpayBaseUrl, {
+    mbKey: String(payment.fields.mbKey),
+    orderId: attempt.provider_ref2!,
+    amount: attempt.amount,
+    description: payment.description,
+    expiryDays: Math.max(0, Math.round((attempt.expires_at - attempt.created_at) / DAY)),
+  });
+  return {
+    providerRef: ref.requestId,
+    instructions: { entity: ref.entity, reference: ref.reference.replace(/\s/g, "") },
+  };
+}
+
+async function openIfthenpayMbWay(payment: PaymentToOpen): Promise<OpenedPayment> {
+  const { app, attempt, order } = payment;
+  const ref = await createMbWayRequest(app.config.payments.ifthenpayBaseUrl, {
+    mbWayKey: String(payment.fields.mbWayKey),
+    orderId: attempt.provider_ref2!,
+    amount: attempt.amount,
+    phone: instructionsOf(attempt).phone!,
+    email: order.email,
+    description: payment.description,
+  });
+  return { providerRef: ref.requestId, expiresAt: mbWayExpiry(payment) };
+}
+
+/** An Easypay single payment, by Multibanco reference or MB WAY request. */
+async function openEasypaySingle(payment: PaymentToOpen): Promise<OpenedPayment> {
+  const { app, attempt, order } = payment;
+  const multibanco = attempt.method === "multibanco";
+  const phone = instructionsOf(attempt).phone;
+  const single = await createSingle(app, payment.fields, {
+    type: "sale",
+    key: attempt.id,
+    value: attempt.amount / 100,
+    currency: attempt.currency,
+    method: attempt.method === "mbway" ? "mbw" : "mb",
+    customer: {
+      email: order.email,
+      key: order.customer_id,
+      ...(phone ? { phone, phone_indicative: "+351" } : {}),
+    },
+    capture: { transaction_key: attempt.id, descriptive: payment.description },
+    ...(multibanco ? { expiration_time: easypayTime(attempt.expires_at) } : {}),
+  });
+  if (!multibanco) return { providerRef: single.id, expiresAt: mbWayExpiry(payment) };
+  return {
+    providerRef: single.id,
+    instructions: {
+      entity: single.method?.entity === undefined ? undefined : String(single.method.entity),
+      reference: single.method?.reference?.replace(/\s/g, ""),
+    },
+    // Easypay decides how long the reference stays payable: its answer is the attempt's expiry.
+    expiresAt: parseEasypayTime(single.expiration_time) ?? attempt.expires_at,
+  };
+}
+
+/**
+ * Keeps a failed start on the attempt (the order then says the payment did not start) and logs
+ * what the provider said. Returns the error the outbox retries on.
+ */
+function recordStartFailure(app: AppContext, tenant: TenantDb, attempt: AttemptRow, error: unknown): unknown {
+  const message = error instanceof ProviderError ? error.message : String(error);
+  app.log.warn("payment provider call failed", {
+    org: tenant.orgId,
+    provider: attempt.provider,
+    attempt: attempt.id,
+    error: message,
+  });
+  noteStartFailure(tenant, attempt.id, message, nowOf(app));
+  return error instanceof ProviderError ? new Error(message) : error;
+}
+
+/** Stores the opened payment in its own short transaction, unless another run stored one first. */
+function storeOpenedPayment(app: AppContext, tenant: TenantDb, attempt: AttemptRow, opened: OpenedPayment) {
+  const instructions = { ...instructionsOf(attempt), ...opened.instructions };
   durably(tenant.sqlite, () => {
     const current = findAttempt(tenant, attempt.id);
     if (!current || current.provider_ref !== null) return;
@@ -360,7 +438,14 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
       .query(
         "UPDATE payment_attempts SET provider_ref = ?, provider_ref2 = ?, instructions = ?, expires_at = ?, last_error = NULL, updated_at = ? WHERE id = ?",
       )
-      .run(providerRef, providerRef2, JSON.stringify(instructions), expiresAt, nowOf(app), attempt.id);
+      .run(
+        opened.providerRef,
+        opened.providerRef2 ?? attempt.provider_ref2,
+        JSON.stringify(instructions),
+        opened.expiresAt ?? attempt.expires_at,
+        nowOf(app),
+        attempt.id,
+      );
     syncOrderPayments(tenant, attempt.order_id);
     const updated = findAttempt(tenant, attempt.id)!;
     addRoutes(app, tenant.orgId, updated);

@@ -16,8 +16,6 @@ import {
 // additional data, so a value copied to another tenant, provider or field does not decrypt.
 // Rotation: older keys stay usable for decryption until `rekey`.
 
-export type { DerivedKey, Keyring } from "../core/keyring.ts";
-
 const INTEGRATION_SECRETS: KeyPurpose = {
   salt: "commerce-service/integration-config",
   info: "aes-256-gcm v1",

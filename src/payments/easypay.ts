@@ -14,7 +14,7 @@ import type { RefundStatus } from "./tables.ts";
 const ORIGINS = { production: "https://api.prod.easypay.pt", sandbox: "https://api.test.easypay.pt" };
 
 /** The API origin: the operator's EASYPAY_BASE_URL, else the tenant's environment's (never a tenant-set URL). */
-export function easypayBase(app: AppContext, fields: Fields): string {
+function easypayBase(app: AppContext, fields: Fields): string {
   return (
     app.config.payments.easypayBaseUrl ??
     (fields.environment === "sandbox" ? ORIGINS.sandbox : ORIGINS.production)
@@ -36,7 +36,7 @@ export function easypayBasicAuthValid(header: string | null, secret: string): bo
   return colon >= 0 && sameSecret(decoded.slice(colon + 1), secret);
 }
 
-export interface EasypayNotification {
+interface EasypayNotification {
   id: string;
   key?: string;
   type: string;
@@ -60,7 +60,7 @@ export function parseEasypayNotification(body: Uint8Array): EasypayNotification 
   }
 }
 
-export interface EasypaySingle {
+interface EasypaySingle {
   id: string;
   key?: string;
   value: number;
@@ -71,7 +71,7 @@ export interface EasypaySingle {
 }
 
 /** Decimal euros → minor units (rounded). */
-export const minorOf = (value: number) => Math.round(value * 100);
+const minorOf = (value: number) => Math.round(value * 100);
 
 /** Easypay's `YYYY-MM-DD HH:mm`, written in UTC (the service reads its answers back the same way). */
 export const easypayTime = (ms: number) => iso(ms).slice(0, 16).replace("T", " ");

@@ -40,7 +40,7 @@ export function configRow(tenant: TenantDb, provider: Provider): ConfigRow | nul
 }
 
 /** The environment's values for a provider (non-secret defaults included); unset variables absent. */
-export function environmentFields(app: AppContext, provider: Provider): Fields {
+function environmentFields(app: AppContext, provider: Provider): Fields {
   const fields: Fields = {};
   for (const spec of FIELDS[provider]) {
     const value = spec.env && app.config.payments.credentials[spec.env];
@@ -129,9 +129,9 @@ export function offerableSource(
 
 // ---------------------------------------------------------------- the admin view
 
-export type SecretView = { set: true; last4: string | null } | { set: false };
+type SecretView = { set: true; last4: string | null } | { set: false };
 
-export interface IntegrationEntry {
+interface IntegrationEntry {
   provider: Provider;
   source: "tenant" | "environment" | "none";
   enabled: boolean;
@@ -141,7 +141,7 @@ export interface IntegrationEntry {
   updatedAt: string | null;
 }
 
-export const webhookUrl = (app: AppContext, provider: Provider, orgId: string) =>
+const webhookUrl = (app: AppContext, provider: Provider, orgId: string) =>
   `${app.config.checkoutUrl}/api/webhooks/${provider}/${orgId}`;
 
 const last4 = (value: string) => value.slice(-4);
@@ -208,7 +208,7 @@ export function integrationEntry(app: AppContext, tenant: TenantDb, provider: Pr
 
 // ---------------------------------------------------------------- changes
 
-export interface PutIntegrationInput {
+interface PutIntegrationInput {
   enabled?: boolean;
   fields: Record<string, unknown>;
 }

@@ -8,11 +8,13 @@ import { type Caller, defineOperation, type Operation, Reply } from "../core/ope
 import { Body, Nullable, named, Text, Timestamp } from "../core/schemas.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { PaymentMethodOffer } from "../orders/checkout-payments.ts";
+import { assertShopReturnUrl } from "../orders/return-url.ts";
 import { findReadableOrder, GetOrderQuery, OrderIdParams } from "../orders/routes.ts";
-import { Order } from "../orders/schema.ts";
+import { Order, ReturnUrl } from "../orders/schema.ts";
+import { canRetryPayment } from "../orders/service.ts";
 import { orderView } from "../orders/view.ts";
 import { attemptByRef, findAttempt, instructionsOf, orderAttempts } from "./attempts.ts";
-import { createAttempt, paymentMethods, START_JOB } from "./checkout.ts";
+import { awaitPaymentStart, createAttempt, paymentMethods } from "./checkout.ts";
 import { checkWithProvider } from "./credential-check.ts";
 import { ProviderError } from "./http.ts";
 import {
@@ -207,6 +209,8 @@ const listPaymentMethodsOp = defineOperation({
   },
 });
 
+const RetryPaymentBody = Body({ returnUrl: Type.Optional(ReturnUrl) });
+
 const retryPaymentOp = defineOperation({
   method: "POST",
   path: "/v1/orders/{id}/payment",
@@ -215,8 +219,10 @@ const retryPaymentOp = defineOperation({
   description:
     "Same access as reading the order. When the provider could not be reached at place-order (`payment.status` " +
     "`created` without `action`, with `error` and `retry` naming this operation), asks it again; otherwise starts a new payment with the order's method (a new " +
-    "card session, reference or MB WAY request). Answers the order. 409 when the order is not open, is already " +
-    "paid or processing, or is paid by a manual method.",
+    "card session, reference or MB WAY request). The body is optional: `returnUrl` is where a card payment sends " +
+    "the shopper back, under place-order's rule (one of the shop's hosts or an origin of its `allowedOrigins`, " +
+    "else a 422 at `/body/returnUrl`); without it, the order's page on the shop's platform host. Answers the " +
+    "order. 409 when the order is not open, is already paid or processing, or is paid by a manual method.",
   tag: "Orders",
   access: "storefront",
   customerSession: "optional",
@@ -225,9 +231,10 @@ const retryPaymentOp = defineOperation({
   idempotencyScope: (input) => `order:${String(input.id)}`,
   params: OrderIdParams,
   query: GetOrderQuery,
+  body: RetryPaymentBody,
   response: Order,
   handler: (ctx) => {
-    const { tenant, app, params, query } = ctx;
+    const { tenant, app, params, query, body } = ctx;
     const row = findReadableOrder(tenant, ctx.caller, params.id, query.token, () => ctx.customer);
     const method = parseJsonOrNull<{ id: string; provider: string; type: string }>(row.payment_method);
     const state = `${row.status} / ${row.payment_status}`;
@@ -237,12 +244,12 @@ const retryPaymentOp = defineOperation({
         `Cannot retry the payment: the order is not paid through a provider (${state})`,
       );
     }
-    if (row.status !== "open" || !["pending", "failed", "expired"].includes(row.payment_status)) {
+    if (!canRetryPayment(row))
       throw new ApiError("CONFLICT", `Cannot retry the payment: the order is ${state}`);
-    }
+    if (body.returnUrl !== undefined) assertShopReturnUrl(app, tenant, body.returnUrl);
     const latest = orderAttempts(tenant, row.id).at(-1);
     if (latest && latest.status === "created" && latest.provider_ref === null) {
-      ctx.afterCommit.await(START_JOB, { attemptId: latest.id, returnUrl: null });
+      awaitPaymentStart(ctx.afterCommit, latest.id, body.returnUrl ?? null);
     } else {
       const offer: PaymentMethodOffer = {
         id: method.id,
@@ -259,6 +266,7 @@ const retryPaymentOp = defineOperation({
           total: row.total,
           currency: row.currency,
           phone: latest ? (instructionsOf(latest).phone ?? null) : null,
+          returnUrl: body.returnUrl,
         },
         offer,
       );

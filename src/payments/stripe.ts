@@ -10,7 +10,7 @@ import type { RefundStatus } from "./tables.ts";
 // three API calls the service makes (open a Checkout Session, read one back, refund).
 
 /** Stripe's default tolerance; we refuse timestamps as far in the future too. */
-export const STRIPE_TOLERANCE_S = 300;
+const STRIPE_TOLERANCE_S = 300;
 
 /**
  * `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: valid when any v1 equals the hex
@@ -45,7 +45,7 @@ export function verifyStripeSignature(
   return valid;
 }
 
-export interface StripeEvent {
+interface StripeEvent {
   id: string;
   type: string;
   data: { object: Record<string, unknown> };
@@ -100,7 +100,7 @@ function refundReport(refund: Record<string, unknown>): RefundReport | null {
   };
 }
 
-export interface StripeReading {
+interface StripeReading {
   outcome: PaymentOutcome;
   /** Our attempt id (metadata), the object's own id, its PaymentIntent: how the attempt is found. */
   attemptId?: string;
@@ -206,7 +206,7 @@ export function findStripeAttempt(tenant: TenantDb, reading: StripeReading): Att
 // ---------------------------------------------------------------- API calls
 
 /** Stripe's form encoding of nested parameters: `a[b][0][c]=v`. */
-export function formEncode(params: Record<string, unknown>, prefix = ""): string[] {
+function formEncode(params: Record<string, unknown>, prefix = ""): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
@@ -228,7 +228,7 @@ function stripeCall(base: string, secretKey: string, idempotencyKey?: string): P
   };
 }
 
-export interface CheckoutSession {
+interface CheckoutSession {
   id: string;
   url: string;
   payment_intent?: string | null;

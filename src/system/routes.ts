@@ -13,7 +13,7 @@ const DegradedReason = Type.Object({
   since: Timestamp,
 });
 
-export const getHealth = defineOperation({
+const getHealth = defineOperation({
   method: "GET",
   path: "/v1/health",
   operationId: "getHealth",

@@ -45,11 +45,13 @@ async function demoOrg(name: string) {
 
 describe("seedDemoCatalog", () => {
   let orgId: string;
+  let orgKey: string;
   let products: ProductView[];
 
   beforeAll(async () => {
     const seeded = await demoOrg("Seeded");
     orgId = seeded.org.id;
+    orgKey = seeded.org.key;
     products = seeded.products;
   });
 
@@ -159,6 +161,9 @@ describe("seedDemoCatalog", () => {
     expect(products.filter((p) => p.lowStock)).toHaveLength(1);
     // Nothing else is at or under the threshold.
     expect(atOrUnder.length).toBe(backorder.length + emptied.length + fewLeft.length);
+    // The dashboard counts what the storefront flags: the showcase, not the sold-out or backorder ones.
+    const stats = await t.json("/v1/admin/dashboard/stats", { headers: { "x-api-key": orgKey } });
+    expect(stats.body.data.lowStockVariants).toBe(1);
   });
 
   test("drafts and the archived product are left out of the active listing", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 import {
+  adminOrder,
   makeWorld,
   type PaymentsWorld,
   placeWith,
@@ -86,5 +87,71 @@ describe("place-order's returnUrl belongs to the shop", () => {
     expect((await place(other, cartId, { returnUrl: "https://other-return.example/thanks" })).status).toBe(
       201,
     );
+  });
+});
+
+describe("a retried payment's returnUrl follows place-order's rule", () => {
+  const retry = (order: { id: string; accessToken: string }, init: { body?: unknown; method?: string }) =>
+    shop.storefront(`/v1/orders/${order.id}/payment?token=${order.accessToken}`, init);
+  const sessionOf = (attemptId: string) =>
+    [...world.stripe.sessions.values()].find((params) => params["metadata[attemptId]"] === attemptId);
+
+  test("a payment that did not start, asked again with a returnUrl of the shop, opens a session returning there", async () => {
+    world.stripe.mode = "down";
+    let placed: Awaited<ReturnType<typeof placeWith>>;
+    try {
+      placed = await placeWith(shop, "stripe_card");
+      expect(placed.body.data.payment.retry).toBeDefined();
+    } finally {
+      world.stripe.mode = "ok";
+    }
+    const order = placed.body.data;
+    const returnUrl = `${FRONT}/orders/${order.id}?step=paid`;
+    const retried = await retry(order, { body: { returnUrl } });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.payment.attemptId).toBe(order.payment.attemptId);
+    const session = sessionOf(order.payment.attemptId);
+    expect(session?.success_url).toBe(`${returnUrl}&session_id={CHECKOUT_SESSION_ID}`);
+    expect(session?.cancel_url).toBe(returnUrl);
+  });
+
+  test("a new card payment of an order, asked with a returnUrl on the shop's domain, returns there", async () => {
+    const order = (await placeWith(shop, "stripe_card")).body.data;
+    const returnUrl = "https://return.example/checkout/done";
+    const retried = await retry(order, { body: { returnUrl } });
+    expect(retried.status).toBe(200);
+    const attemptId = retried.body.data.payment.attemptId;
+    expect(attemptId).not.toBe(order.payment.attemptId);
+    expect(sessionOf(attemptId)?.success_url).toBe(`${returnUrl}?session_id={CHECKOUT_SESSION_ID}`);
+  });
+
+  test("a returnUrl the shop does not own is a 422 at /body/returnUrl that calls no provider and changes nothing", async () => {
+    const order = (await placeWith(shop, "stripe_card")).body.data;
+    const before = await adminOrder(shop, order.id);
+    const providerCalls = world.stripe.calls.length;
+    for (const returnUrl of [
+      "https://evil.example/thanks",
+      "https://other-return.example/thanks",
+      `${OTHER_FRONT}/done`,
+    ]) {
+      const res = await retry(order, { body: { returnUrl } });
+      expect({ returnUrl, status: res.status, code: res.body.code, details: res.body.details }).toEqual({
+        returnUrl,
+        status: 422,
+        code: "UNPROCESSABLE",
+        details: [{ path: "/body/returnUrl", message: expect.any(String) }],
+      });
+    }
+    expect(await adminOrder(shop, order.id)).toEqual(before);
+    expect(world.stripe.calls.length).toBe(providerCalls);
+  });
+
+  test("without a body the retry still works, returning the shopper to the order's page on the shop's platform host", async () => {
+    const order = (await placeWith(shop, "stripe_card")).body.data;
+    const retried = await retry(order, { method: "POST" });
+    expect(retried.status).toBe(200);
+    const attemptId = retried.body.data.payment.attemptId;
+    expect(attemptId).not.toBe(order.payment.attemptId);
+    expect(sessionOf(attemptId)?.cancel_url).toBe(`https://${shop.org.slug}.localhost/orders/${order.id}`);
   });
 });

@@ -285,6 +285,40 @@ describe("GET /v1/admin/dashboard/stats", () => {
     expect(res.body.data.newCustomersCount).toBe(5);
   });
 
+  test("lowStockVariants counts the variants the storefront marks lowStock: 1 to the threshold units left, not sold out, not on backorder, not untracked", async () => {
+    const other = await t.org("Low stock shop");
+    const shopAdmin = adminClient(t, other.key);
+    const variants: [string, Record<string, unknown>][] = [
+      ["sold-out", { onHand: 0 }],
+      ["backorder-empty", { onHand: 0, allowBackorder: true }],
+      ["backorder-few", { onHand: 2, allowBackorder: true }],
+      ["one-left", { onHand: 1 }],
+      ["at-threshold", { onHand: 5 }],
+      ["above-threshold", { onHand: 6 }],
+      ["untracked", { tracked: false }],
+    ];
+    const created = await shopAdmin.post(
+      "/v1/admin/products",
+      simpleProduct("Mixed stock", 1000, {
+        options: [{ name: "Kind", values: variants.map(([kind]) => kind) }],
+        variants: variants.map(([kind, inventory]) => ({
+          sku: kind,
+          options: { Kind: kind },
+          price: 1000,
+          inventory,
+        })),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const storefront = await t.json(`/v1/products/${created.body.data.id}`, {
+      headers: { "x-api-key": other.key },
+    });
+    const flagged = storefront.body.data.variants.filter((v: any) => v.lowStock).map((v: any) => v.sku);
+    expect(flagged).toEqual(["one-left", "at-threshold"]);
+    const res = await shopAdmin.get("/v1/admin/dashboard/stats");
+    expect(res.body.data.lowStockVariants).toBe(flagged.length);
+  });
+
   test("the low-stock count follows the store's threshold", async () => {
     expect((await admin.patch("/v1/admin/store", { lowStockThreshold: 3 })).status).toBe(200);
     expect((await stats(RANGE)).body.data.lowStockVariants).toBe(1); // Alpha (3)

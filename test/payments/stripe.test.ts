@@ -166,6 +166,64 @@ describe("starting a card payment", () => {
     expect((await adminOrder(shop, order.id)).paymentStatus).toBe("pending");
   });
 
+  test("a merchant's cancel takes error and retry off a payment that did not start, in the cancel's own transaction; a retry then answers 409 and changes nothing", async () => {
+    w.stripe.mode = "down";
+    try {
+      const order = (await placeWith(shop, "stripe_card")).body.data;
+      expect(order.payment.retry).toBeDefined();
+      const cancelled = await shop.admin.post(`/v1/admin/orders/${order.id}/cancel`, {});
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data.status).toBe("cancelled");
+      // The cancel's answer is rendered inside its transaction: the payment is already withdrawn there.
+      expect(cancelled.body.data.payment).toMatchObject({
+        attemptId: order.payment.attemptId,
+        status: "created",
+      });
+      expect(cancelled.body.data.payment).not.toHaveProperty("retry");
+      expect(cancelled.body.data.payment).not.toHaveProperty("error");
+      const read = await shop.storefront(`/v1/orders/${order.id}?token=${order.accessToken}`);
+      expect(read.body.data.payments).toEqual(cancelled.body.data.payments);
+      const before = await adminOrder(shop, order.id);
+      const retried = await shop.storefront(`${order.payment.retry.path}?token=${order.accessToken}`, {
+        body: {},
+      });
+      expect(retried.status).toBe(409);
+      expect(retried.body.code).toBe("CONFLICT");
+      expect(await adminOrder(shop, order.id)).toEqual(before);
+    } finally {
+      w.stripe.mode = "ok";
+    }
+  });
+
+  test("a payment received through an earlier attempt takes retry off a later one that did not start", async () => {
+    const { order, refs } = await placeStripeOrder(shop);
+    w.stripe.mode = "down";
+    try {
+      // A new card session asked while the first is still open, and the provider is down.
+      const retried = await shop.storefront(`/v1/orders/${order.id}/payment?token=${order.accessToken}`, {
+        body: {},
+      });
+      expect(retried.status).toBe(200);
+      expect(retried.body.data.payment.attemptId).not.toBe(refs.attemptId);
+      expect(retried.body.data.payment.retry).toBeDefined();
+      expect((await deliverStripe(w, shop.org.id, events.completed(refs))).status).toBe(200);
+      const paid = await adminOrder(shop, order.id);
+      expect(paid.paymentStatus).toBe("paid");
+      expect(paid.payment).toMatchObject({
+        attemptId: retried.body.data.payment.attemptId,
+        status: "created",
+      });
+      expect(paid.payment).not.toHaveProperty("retry");
+      expect(paid.payment).not.toHaveProperty("error");
+      const again = await shop.storefront(`/v1/orders/${order.id}/payment?token=${order.accessToken}`, {
+        body: {},
+      });
+      expect(again.status).toBe(409);
+    } finally {
+      w.stripe.mode = "ok";
+    }
+  });
+
   test("a refused place-order writes no attempt and calls no provider", async () => {
     const before = w.stripe.calls.length;
     const { readyCart } = await import("./helpers.ts");

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiError } from "../../src/core/errors.ts";
+import type { Module } from "../../src/core/module.ts";
+import type { LogFields } from "../../src/lib/log.ts";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+
+// A module's own routes (discovery documents, `/mcp`, pages) answer what they throw through the
+// service's one error path, as operations do. Elysia names a thrown value by its `code` property,
+// so these throws carry codes of its own vocabulary (`NOT_FOUND`) and of the file system's.
+const THROWN: Record<string, () => unknown> = {
+  "not-found": () => new ApiError("NOT_FOUND", "Widget not found"),
+  unauthorized: () => new ApiError("UNAUTHORIZED", "Sign in first"),
+  "rate-limited": () => new ApiError("RATE_LIMITED", "Too many widgets", undefined, { "retry-after": "7" }),
+  invalid: () =>
+    new ApiError("VALIDATION_ERROR", "Invalid widget", [{ path: "/size", message: "Expected integer" }]),
+  "disk-full": () => Object.assign(new Error("No space left on device"), { code: "ENOSPC" }),
+  bug: () => new Error("widget bug"),
+};
+
+const rawRoutes: Module = {
+  name: "test-raw-routes",
+  operations: [],
+  routes: () => [
+    {
+      method: "POST",
+      path: "/test/raw/:what",
+      handle: (_request, params) => {
+        throw THROWN[params.what!]!();
+      },
+    },
+  ],
+};
+
+let t: TestApp;
+const lines: (LogFields & { msg: string })[] = [];
+beforeAll(() => {
+  t = makeTestApp({ modules: [rawRoutes] });
+  const log = t.app.ctx.log;
+  log.info = (msg, fields) => lines.push({ msg, ...fields });
+  log.error = (msg, fields) => lines.push({ msg, ...fields });
+  log.warn = (msg, fields) => lines.push({ msg, ...fields });
+});
+afterAll(() => t.cleanup());
+
+const post = (what: string) =>
+  t.json(`/test/raw/${what}`, { method: "POST", headers: { "x-request-id": `raw-${what}` } });
+
+const unhandled = (requestId: string) =>
+  lines.filter((line) => line.msg === "unhandled error" && line.requestId === requestId);
+
+describe("a module's own route answers what it throws as every transport does", () => {
+  test("an ApiError answers its own status and envelope, not the router's 404 or a 500", async () => {
+    const cases = [
+      ["not-found", 404, { error: "Widget not found", code: "NOT_FOUND", status: 404 }],
+      ["unauthorized", 401, { error: "Sign in first", code: "UNAUTHORIZED", status: 401 }],
+      [
+        "invalid",
+        400,
+        {
+          error: "Invalid widget",
+          code: "VALIDATION_ERROR",
+          status: 400,
+          details: [{ path: "/size", message: "Expected integer" }],
+        },
+      ],
+    ] as const;
+    for (const [what, status, body] of cases) {
+      const answer = await post(what);
+      expect({ what, status: answer.status, body: answer.body }).toEqual({ what, status, body });
+      expect(answer.response.headers.get("x-request-id")).toBe(`raw-${what}`);
+      expect(unhandled(`raw-${what}`)).toEqual([]);
+    }
+    const logged = lines.find((line) => line.msg === "request" && line.requestId === "raw-unauthorized");
+    expect(logged).toMatchObject({ route: "/test/raw/:what", status: 401 });
+  });
+
+  test("an ApiError's headers are sent with it (Retry-After of a 429)", async () => {
+    const { status, body, response } = await post("rate-limited");
+    expect(status).toBe(429);
+    expect(body).toEqual({ error: "Too many widgets", code: "RATE_LIMITED", status: 429 });
+    expect(response.headers.get("retry-after")).toBe("7");
+  });
+
+  test("failing storage (a full disk) is a 503 UNAVAILABLE with Retry-After, not a 500", async () => {
+    const { status, body, response } = await post("disk-full");
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ code: "UNAVAILABLE", status: 503 });
+    expect(body.error).toContain("storage is full");
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(unhandled("raw-disk-full")).toEqual([]);
+  });
+
+  test("anything else is our bug: 500 INTERNAL without detail, logged with its stack", async () => {
+    const { status, body } = await post("bug");
+    expect(status).toBe(500);
+    expect(body).toEqual({ error: "Internal error", code: "INTERNAL", status: 500 });
+    const [logged] = unhandled("raw-bug");
+    expect(logged).toMatchObject({ error: "widget bug" });
+    expect(String(logged!.stack)).toContain("widget bug");
+  });
+
+  test("the router's own answers stay: another method on the route is a 405, an unknown path a 404", async () => {
+    const wrongMethod = await t.json("/test/raw/not-found");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.response.headers.get("allow")).toBe("POST");
+    expect(wrongMethod.body).toMatchObject({ code: "METHOD_NOT_ALLOWED", status: 405 });
+    const unknown = await t.json("/test/nothing-here", { method: "POST" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({
+      error: "No route POST /test/nothing-here",
+      code: "NOT_FOUND",
+      status: 404,
+    });
+  });
+});
