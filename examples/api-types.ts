@@ -3220,7 +3220,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /**
@@ -3426,7 +3426,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /**
@@ -3511,7 +3511,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           name?: string;
@@ -3572,7 +3572,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description Set the count */
@@ -3664,7 +3664,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -4514,7 +4514,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description 1–64 letters, digits, `-` or `_`; stored upper-case */
@@ -4729,7 +4729,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /**
@@ -4797,7 +4797,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -5252,7 +5252,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           carrier?: string;
@@ -5300,7 +5300,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description Minor units; defaults to what is left to refund (total − refunded) */
@@ -5909,7 +5909,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description Where a redirect payment (card) sends the shopper back to: on one of the shop's hosts (a verified domain or its platform host) or an origin of its `allowedOrigins`, else a 422 */

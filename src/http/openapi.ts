@@ -325,7 +325,9 @@ function requestBody(op: Operation, toJson: ToJson): Json | undefined {
   if (op.access === "webhook") return op.method === "GET" ? undefined : WEBHOOK_BODY;
   if (!op.body) return undefined;
   const example = op.examples?.body === undefined ? {} : { example: op.examples.body };
-  return { required: true, content: { "application/json": { schema: toJson(op.body), ...example } } };
+  // No body reads as `{}`, so a body whose fields are all optional may be left out.
+  const required = ((op.body as { required?: string[] }).required?.length ?? 0) > 0;
+  return { required, content: { "application/json": { schema: toJson(op.body), ...example } } };
 }
 
 /** One operation under its path and method. */

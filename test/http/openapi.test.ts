@@ -110,6 +110,27 @@ describe("the OpenAPI document is complete", () => {
   const refs = (op: any): string[] => (op.parameters ?? []).map((p: any) => p.$ref).filter(Boolean);
   const resolveHeaders = (entry: any) => response(entry).headers ?? {};
 
+  test("a request body is required exactly when it has a required field: one of optional fields may be left out", async () => {
+    let optional = 0;
+    for (const op of t.app.operations) {
+      if (!op.body || op.access === "webhook") continue;
+      const mustSend = ((op.body as { required?: string[] }).required?.length ?? 0) > 0;
+      expect([op.operationId, documented(op.operationId).requestBody.required]).toEqual([
+        op.operationId,
+        mustSend,
+      ]);
+      if (!mustSend) optional++;
+    }
+    expect(optional).toBeGreaterThan(3);
+    expect(documented("placeOrder").requestBody.required).toBe(false);
+    expect(documented("retryOrderPayment").requestBody.required).toBe(false);
+    expect(documented("adminCreateProduct").requestBody.required).toBe(true);
+    // Left out, it reads as {}: a cart is created with no body at all.
+    const shop = await t.org("Optional Body");
+    const created = await t.json("/v1/carts", { method: "POST", headers: { "x-api-key": shop.key } });
+    expect(created.status).toBe(201);
+  });
+
   test("every write takes Idempotency-Key from components/parameters; reads and dashboard calls do not", () => {
     expect(doc.components.parameters.IdempotencyKey).toEqual(
       expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }),
