@@ -19,11 +19,11 @@ const variants = JSON.parse(process.env.FLOOR_VARIANTS ?? "[]") as {
   price: number;
 }[];
 
-const db = new Database(file, { create: true, readwrite: true, strict: true });
-db.run("PRAGMA busy_timeout = 5000");
-db.run("PRAGMA journal_mode = WAL");
-db.run("PRAGMA synchronous = NORMAL");
-db.run(`CREATE TABLE IF NOT EXISTS cart_items (
+const sqlite = new Database(file, { create: true, readwrite: true, strict: true });
+sqlite.run("PRAGMA busy_timeout = 5000");
+sqlite.run("PRAGMA journal_mode = WAL");
+sqlite.run("PRAGMA synchronous = NORMAL");
+sqlite.run(`CREATE TABLE IF NOT EXISTS cart_items (
   id TEXT PRIMARY KEY NOT NULL,
   cart_id TEXT NOT NULL,
   variant_id TEXT NOT NULL,
@@ -32,9 +32,9 @@ db.run(`CREATE TABLE IF NOT EXISTS cart_items (
   product_id TEXT,
   unit_price INTEGER
 )`);
-db.run("CREATE INDEX IF NOT EXISTS cart_items_cart_idx ON cart_items (cart_id, created_at)");
+sqlite.run("CREATE INDEX IF NOT EXISTS cart_items_cart_idx ON cart_items (cart_id, created_at)");
 // The columns of the service's carts table (src/cart/tables.ts).
-db.run(`CREATE TABLE IF NOT EXISTS carts (
+sqlite.run(`CREATE TABLE IF NOT EXISTS carts (
   id TEXT PRIMARY KEY NOT NULL,
   status TEXT NOT NULL,
   currency TEXT NOT NULL,
@@ -48,27 +48,27 @@ db.run(`CREATE TABLE IF NOT EXISTS carts (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 )`);
-db.run(
+sqlite.run(
   "CREATE TABLE IF NOT EXISTS variants (id TEXT PRIMARY KEY NOT NULL, product_id TEXT NOT NULL, price INTEGER NOT NULL)",
 );
-const putVariant = db.prepare("INSERT OR REPLACE INTO variants (id, product_id, price) VALUES (?, ?, ?)");
+const putVariant = sqlite.prepare("INSERT OR REPLACE INTO variants (id, product_id, price) VALUES (?, ?, ?)");
 for (const v of variants) putVariant.run(v.id, v.productId, v.price);
 
-const insert = db.prepare(
+const insert = sqlite.prepare(
   "INSERT INTO cart_items (id, cart_id, variant_id, quantity, created_at) VALUES (?, ?, ?, ?, ?)",
 );
-const add = db.transaction((id: string, cartId: string, variantId: string, quantity: number) => {
+const add = sqlite.transaction((id: string, cartId: string, variantId: string, quantity: number) => {
   insert.run(id, cartId, variantId, quantity, Date.now());
 });
 
-const variantPrice = db.prepare("SELECT product_id, price FROM variants WHERE id = ?");
-const insertCart = db.prepare(
+const variantPrice = sqlite.prepare("SELECT product_id, price FROM variants WHERE id = ?");
+const insertCart = sqlite.prepare(
   "INSERT INTO carts (id, status, currency, created_at, updated_at) VALUES (?, 'active', 'EUR', ?, ?)",
 );
-const insertLine = db.prepare(
+const insertLine = sqlite.prepare(
   "INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
 );
-const create = db.transaction((cartId: string, itemId: string, variantId: string, quantity: number) => {
+const create = sqlite.transaction((cartId: string, itemId: string, variantId: string, quantity: number) => {
   const variant = variantPrice.get(variantId) as { product_id: string; price: number } | null;
   if (!variant) return null;
   const now = Date.now();

@@ -13,14 +13,14 @@ const file = process.env.FLOOR_DB;
 if (!file) throw new Error("FLOOR_DB (the tenant's .sqlite file) is required");
 
 // As src/db/sqlite.ts openSqlite (the service opens tenant files with synchronous=NORMAL).
-const db = new Database(file, { readwrite: true, strict: true });
-db.run("PRAGMA busy_timeout = 5000");
-db.run("PRAGMA journal_mode = WAL");
-db.run("PRAGMA synchronous = NORMAL");
-db.run("PRAGMA foreign_keys = ON");
+const sqlite = new Database(file, { readwrite: true, strict: true });
+sqlite.run("PRAGMA busy_timeout = 5000");
+sqlite.run("PRAGMA journal_mode = WAL");
+sqlite.run("PRAGMA synchronous = NORMAL");
+sqlite.run("PRAGMA foreign_keys = ON");
 
 // The service keeps the store settings in memory after the first read; so does the floor.
-const { currency } = db.query("SELECT currency FROM store_settings WHERE id = 1").get() as {
+const { currency } = sqlite.query("SELECT currency FROM store_settings WHERE id = 1").get() as {
   currency: string;
 };
 
@@ -28,23 +28,23 @@ const { currency } = db.query("SELECT currency FROM store_settings WHERE id = 1"
 const LIST_FILTER = "FROM products p WHERE p.status = ?";
 const SEARCH_FILTER =
   "FROM product_search JOIN products p ON p.seq = product_search.rowid WHERE product_search MATCH ? AND p.status = ?";
-const listPage = db.prepare(
+const listPage = sqlite.prepare(
   `SELECT p.* ${LIST_FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
 );
-const listCount = db.prepare(`SELECT count(*) AS total ${LIST_FILTER}`);
-const searchPage = db.prepare(
+const listCount = sqlite.prepare(`SELECT count(*) AS total ${LIST_FILTER}`);
+const searchPage = sqlite.prepare(
   `SELECT p.* ${SEARCH_FILTER} ORDER BY product_search.rank, p.id LIMIT ? OFFSET ?`,
 );
-const searchCount = db.prepare(`SELECT count(*) AS total ${SEARCH_FILTER}`);
+const searchCount = sqlite.prepare(`SELECT count(*) AS total ${SEARCH_FILTER}`);
 // getProduct with activeOnly.
-const productByIdOrSlug = db.prepare(
+const productByIdOrSlug = sqlite.prepare(
   "SELECT * FROM products WHERE (id = ?1 OR slug = ?1) AND status = 'active'",
 );
 // assemble.
-const variantsOfPage = db.prepare(
+const variantsOfPage = sqlite.prepare(
   "SELECT * FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position",
 );
-const categoriesOfPage = db.prepare(
+const categoriesOfPage = sqlite.prepare(
   `SELECT product_id, category_id FROM product_categories
         WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
 );

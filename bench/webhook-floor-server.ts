@@ -10,11 +10,11 @@ import { verifyStripeSignature } from "../src/payments/stripe.ts";
 const secret = process.env.STRIPE_WEBHOOK_SECRET ?? "";
 const dir = process.env.DATA_DIR ?? "/tmp/webhook-floor";
 mkdirSync(dir, { recursive: true });
-const db = new Database(join(dir, "floor.sqlite"), { create: true });
-db.run("PRAGMA journal_mode = WAL");
-db.run("PRAGMA synchronous = FULL");
-db.run("CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL)");
-const insert = db.query("INSERT OR IGNORE INTO events (id, received_at) VALUES (?, ?)");
+const sqlite = new Database(join(dir, "floor.sqlite"), { create: true });
+sqlite.run("PRAGMA journal_mode = WAL");
+sqlite.run("PRAGMA synchronous = FULL");
+sqlite.run("CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL)");
+const insert = sqlite.query("INSERT OR IGNORE INTO events (id, received_at) VALUES (?, ?)");
 
 const ok = JSON.stringify({ data: { received: true, outcome: "applied" } });
 Bun.serve({

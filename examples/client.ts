@@ -33,8 +33,8 @@ interface Answer<T> {
 }
 
 /** The data of a successful call; any error answer stops the example with the API's error body. */
-export async function ok<T>(what: string, call: Promise<Answer<T>>): Promise<T> {
-  const { data, error, response } = await call;
+export async function ok<T>(what: string, pending: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await pending;
   if (error !== undefined || data === undefined) {
     throw new Error(`${what}: HTTP ${response.status} ${JSON.stringify(error ?? null)}`);
   }

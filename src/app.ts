@@ -183,7 +183,7 @@ function mountOperations({ elysia, routes, states }: Router, declared: Operation
   }
 }
 
-/** The modules' own routes (discovery documents, `/mcp`, pages, webhook ingress). */
+/** The modules' own routes (discovery documents, `/mcp`, the approval page); payment webhooks are operations. */
 function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {

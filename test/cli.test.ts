@@ -36,12 +36,12 @@ function platformBytes(dataDir: string): Buffer {
   return Buffer.concat(parts);
 }
 
-function withDb<T>(path: string, fn: (db: Database) => T): T {
-  const db = new Database(path, { readonly: true });
+function withSqlite<T>(path: string, fn: (sqlite: Database) => T): T {
+  const sqlite = new Database(path, { readonly: true });
   try {
-    return fn(db);
+    return fn(sqlite);
   } finally {
-    db.close();
+    sqlite.close();
   }
 }
 
@@ -94,18 +94,18 @@ describe("CLI against one DATA_DIR", () => {
 
       const tenantPath = join(dataDir, "tenants", `${shopA.id}.sqlite`);
       expect(existsSync(tenantPath)).toBe(true);
-      const owner = withDb(
+      const owner = withSqlite(
         tenantPath,
-        (db) =>
-          db.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
+        (sqlite) =>
+          sqlite.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
             value: string;
           } | null,
       );
       expect(owner?.value).toBe(shopA.id);
 
-      const row = withDb(join(dataDir, "platform.sqlite"), (db) => ({
-        org: db.query("SELECT id, slug, name FROM organizations WHERE id = ?").get(shopA.id),
-        domain: db
+      const row = withSqlite(join(dataDir, "platform.sqlite"), (sqlite) => ({
+        org: sqlite.query("SELECT id, slug, name FROM organizations WHERE id = ?").get(shopA.id),
+        domain: sqlite
           .query("SELECT host, organization_id FROM domains WHERE host = ?")
           .get("shop-a.example.com"),
       }));
@@ -129,10 +129,10 @@ describe("CLI against one DATA_DIR", () => {
       expect(run.stdout).toBe("");
       expect(JSON.parse(run.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
       expect(tenantFiles()).toEqual(filesBefore);
-      const count = withDb(
+      const count = withSqlite(
         join(dataDir, "platform.sqlite"),
-        (db) =>
-          db.query("SELECT count(*) AS n FROM organizations WHERE name = 'Other'").get() as { n: number },
+        (sqlite) =>
+          sqlite.query("SELECT count(*) AS n FROM organizations WHERE name = 'Other'").get() as { n: number },
       );
       expect(count.n).toBe(0);
     });
@@ -162,10 +162,10 @@ describe("CLI against one DATA_DIR", () => {
     });
 
     test("stores only the key's SHA-256, never the key", () => {
-      const row = withDb(
+      const row = withSqlite(
         join(dataDir, "platform.sqlite"),
-        (db) =>
-          db
+        (sqlite) =>
+          sqlite
             .query("SELECT key_hash, organization_id, scopes, start FROM api_keys WHERE id = ?")
             .get(created.id) as {
             key_hash: string;
@@ -225,12 +225,12 @@ describe("CLI against one DATA_DIR", () => {
       expect(user.orgId).toBe(shopA.id);
       expect(user.role).toBe("owner");
 
-      const stored = withDb(join(dataDir, "platform.sqlite"), (db) => ({
-        user: db.query("SELECT email, password_hash FROM users WHERE id = ?").get(user.id as string) as {
+      const stored = withSqlite(join(dataDir, "platform.sqlite"), (sqlite) => ({
+        user: sqlite.query("SELECT email, password_hash FROM users WHERE id = ?").get(user.id as string) as {
           email: string;
           password_hash: string;
         } | null,
-        member: db
+        member: sqlite
           .query("SELECT role FROM members WHERE organization_id = ? AND user_id = ?")
           .get(shopA.id, user.id as string) as { role: string } | null,
       }));
@@ -253,8 +253,8 @@ describe("CLI against one DATA_DIR", () => {
       );
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("--password");
-      const row = withDb(join(dataDir, "platform.sqlite"), (db) =>
-        db.query("SELECT id FROM users WHERE email = 'short@example.com'").get(),
+      const row = withSqlite(join(dataDir, "platform.sqlite"), (sqlite) =>
+        sqlite.query("SELECT id FROM users WHERE email = 'short@example.com'").get(),
       );
       expect(row).toBeNull();
     });
@@ -269,8 +269,8 @@ describe("CLI against one DATA_DIR", () => {
       expect(again.code).toBe(1);
       expect(again.stderr).toContain("shop.example.org");
 
-      const rows = withDb(join(dataDir, "platform.sqlite"), (db) =>
-        db.query("SELECT organization_id FROM domains WHERE host = 'shop.example.org'").all(),
+      const rows = withSqlite(join(dataDir, "platform.sqlite"), (sqlite) =>
+        sqlite.query("SELECT organization_id FROM domains WHERE host = 'shop.example.org'").all(),
       );
       expect(rows).toEqual([{ organization_id: shopA.id }]);
     });
@@ -291,8 +291,8 @@ describe("CLI against one DATA_DIR", () => {
       expect(slug.code).toBe(2);
       const host = await cli(dataDir, "domain", "add", "--org", shopA.id, "--host", "not a host/x");
       expect(host.code).toBe(2);
-      const rows = withDb(join(dataDir, "platform.sqlite"), (db) =>
-        db.query("SELECT count(*) AS n FROM domains WHERE host = 'not a host/x'").get(),
+      const rows = withSqlite(join(dataDir, "platform.sqlite"), (sqlite) =>
+        sqlite.query("SELECT count(*) AS n FROM domains WHERE host = 'not a host/x'").get(),
       );
       expect(rows).toEqual({ n: 0 });
     });
@@ -324,10 +324,13 @@ describe("CLI against one DATA_DIR", () => {
 
     test("copies the control plane and every tenant; a second run into the same dir fails", async () => {
       const result = await cliJson<{ dir: string; files: string[] }>(dataDir, "backup", "--out", outDir);
-      const orgs = withDb(
+      const orgs = withSqlite(
         join(dataDir, "platform.sqlite"),
-        (db) =>
-          db.query("SELECT id, slug FROM organizations ORDER BY id").all() as { id: string; slug: string }[],
+        (sqlite) =>
+          sqlite.query("SELECT id, slug FROM organizations ORDER BY id").all() as {
+            id: string;
+            slug: string;
+          }[],
       );
       expect(orgs.length).toBe(2);
       expect(result.dir).toBe(outDir);
@@ -338,20 +341,20 @@ describe("CLI against one DATA_DIR", () => {
         ].sort(),
       );
 
-      const backedUp = withDb(join(outDir, "platform.sqlite"), (db) => ({
-        orgs: db.query("SELECT id, slug FROM organizations ORDER BY id").all(),
-        keys: (db.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n,
-        domains: db.query("SELECT host FROM domains ORDER BY host").all(),
+      const backedUp = withSqlite(join(outDir, "platform.sqlite"), (sqlite) => ({
+        orgs: sqlite.query("SELECT id, slug FROM organizations ORDER BY id").all(),
+        keys: (sqlite.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n,
+        domains: sqlite.query("SELECT host FROM domains ORDER BY host").all(),
       }));
       expect(backedUp.orgs).toEqual(orgs);
       expect(backedUp.keys).toBe(1);
       expect(backedUp.domains).toEqual([{ host: "shop-a.example.com" }, { host: "shop.example.org" }]);
 
       for (const org of orgs) {
-        const owner = withDb(
+        const owner = withSqlite(
           join(outDir, "tenants", `${org.id}.sqlite`),
-          (db) =>
-            db.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
+          (sqlite) =>
+            sqlite.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get() as {
               value: string;
             },
         );
@@ -477,9 +480,10 @@ describe("CLI and the HTTP app on the same DATA_DIR", () => {
     const outDir = join(dataDir, "live-backup");
     const result = await cliJson<{ files: string[] }>(dataDir, "backup", "--out", outDir);
     expect(result.files).toContain(join(outDir, "tenants", `${org.id}.sqlite`));
-    const keys = withDb(
+    const keys = withSqlite(
       join(outDir, "platform.sqlite"),
-      (db) => db.query("SELECT id FROM api_keys WHERE organization_id = ?").all(org.id) as { id: string }[],
+      (sqlite) =>
+        sqlite.query("SELECT id FROM api_keys WHERE organization_id = ?").all(org.id) as { id: string }[],
     );
     expect(keys).toEqual([{ id: key.id }]);
   });
@@ -511,7 +515,7 @@ describe("operator commands: domains, API keys, org delete", () => {
   let dataDir: string;
   let shop: OrgJson;
   let other: OrgJson;
-  const platformDb = () => join(dataDir, "platform.sqlite");
+  const platformFile = () => join(dataDir, "platform.sqlite");
 
   beforeAll(async () => {
     dataDir = tempDir("ops");
@@ -535,7 +539,9 @@ describe("operator commands: domains, API keys, org delete", () => {
   describe("domain add refuses hosts that another organization answers", () => {
     test("org create --host stores the host without its trailing dot", () => {
       expect(shop.host).toBe("ops.example.com");
-      const rows = withDb(platformDb(), (db) => db.query("SELECT host FROM domains ORDER BY host").all());
+      const rows = withSqlite(platformFile(), (sqlite) =>
+        sqlite.query("SELECT host FROM domains ORDER BY host").all(),
+      );
       expect(rows).toEqual([{ host: "ops.example.com" }]);
     });
 
@@ -566,9 +572,9 @@ describe("operator commands: domains, API keys, org delete", () => {
       );
       expect(created.code).toBe(1);
       expect(JSON.parse(created.stderr)).toMatchObject({ code: "CONFLICT", status: 409 });
-      const rows = withDb(platformDb(), (db) => ({
-        domains: db.query("SELECT host FROM domains WHERE host LIKE '%.localhost'").all(),
-        orgs: db.query("SELECT id FROM organizations WHERE name = 'Shadow'").all(),
+      const rows = withSqlite(platformFile(), (sqlite) => ({
+        domains: sqlite.query("SELECT host FROM domains WHERE host LIKE '%.localhost'").all(),
+        orgs: sqlite.query("SELECT id FROM organizations WHERE name = 'Shadow'").all(),
       }));
       expect(rows).toEqual({ domains: [], orgs: [] });
     });
@@ -650,10 +656,10 @@ describe("operator commands: domains, API keys, org delete", () => {
       const revoked = await cliJson(dataDir, "apikey", "revoke", "--id", key.id);
       expect(revoked).toMatchObject({ id: key.id, orgId: shop.id });
       expect(typeof revoked.revokedAt).toBe("string");
-      const row = withDb(
-        platformDb(),
-        (db) =>
-          db.query("SELECT revoked_at FROM api_keys WHERE id = ?").get(key.id) as { revoked_at: number },
+      const row = withSqlite(
+        platformFile(),
+        (sqlite) =>
+          sqlite.query("SELECT revoked_at FROM api_keys WHERE id = ?").get(key.id) as { revoked_at: number },
       );
       expect(row.revoked_at).toBeGreaterThan(0);
       const [listed] = await cliJson<{ revokedAt: string | null }[]>(
@@ -679,8 +685,8 @@ describe("operator commands: domains, API keys, org delete", () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("--yes");
       expect(existsSync(join(dataDir, "tenants", `${shop.id}.sqlite`))).toBe(true);
-      const row = withDb(platformDb(), (db) =>
-        db.query("SELECT id FROM organizations WHERE id = ?").get(shop.id),
+      const row = withSqlite(platformFile(), (sqlite) =>
+        sqlite.query("SELECT id FROM organizations WHERE id = ?").get(shop.id),
       );
       expect(row).toEqual({ id: shop.id });
     });
@@ -705,13 +711,15 @@ describe("operator commands: domains, API keys, org delete", () => {
       const deleted = await cliJson(dataDir, "org", "delete", "--id", shop.id, "--yes");
       expect(deleted).toEqual({ id: shop.id, slug: shop.slug, name: "Ops Shop", deleted: true });
       for (const suffix of ["", "-wal", "-shm"]) expect(existsSync(`${tenant}${suffix}`)).toBe(false);
-      const counts = withDb(platformDb(), (db) =>
+      const counts = withSqlite(platformFile(), (sqlite) =>
         [
           "organizations WHERE id",
           "members WHERE organization_id",
           "domains WHERE organization_id",
           "api_keys WHERE organization_id",
-        ].map((what) => (db.query(`SELECT count(*) AS n FROM ${what} = ?`).get(shop.id) as { n: number }).n),
+        ].map(
+          (what) => (sqlite.query(`SELECT count(*) AS n FROM ${what} = ?`).get(shop.id) as { n: number }).n,
+        ),
       );
       expect(counts).toEqual([0, 0, 0, 0]);
       // The user stays; the other organization is untouched.
@@ -756,9 +764,9 @@ describe("start-up and packaging", () => {
       // Nothing was created, so no demo admin key was printed and lost.
       const platform = join(dataDir, "platform.sqlite");
       const orgs = existsSync(platform)
-        ? withDb(
+        ? withSqlite(
             platform,
-            (db) => (db.query("SELECT count(*) AS n FROM organizations").get() as { n: number }).n,
+            (sqlite) => (sqlite.query("SELECT count(*) AS n FROM organizations").get() as { n: number }).n,
           )
         : 0;
       expect(orgs).toBe(0);

@@ -395,7 +395,7 @@ class ApprovalPage {
         `${SESSION_COOKIE}=${created.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
     }
     const now = rt.now();
-    rt.db
+    rt.sqlite
       .query("UPDATE sessions SET authenticated_at = ?1, updated_at = ?1 WHERE id = ?2")
       .run(now, sessionId);
     return this.redirect(this.hrefFor(code.trim() || undefined), headers);

@@ -82,39 +82,43 @@ export function createApproval(
   agent: AgentRow,
   options: { bindingMessage?: string; reason?: string } = {},
 ): ApprovalObject {
-  const { db } = rt;
+  const { sqlite } = rt;
   const now = rt.now();
   const capabilities = (
-    db
+    sqlite
       .query(
         "SELECT capability FROM agent_grants WHERE agent_id = ? AND status = 'pending' ORDER BY capability",
       )
       .all(agent.id) as { capability: string }[]
   ).map((r) => r.capability);
-  db.query(
-    "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE agent_id = ? AND status = 'pending'",
-  ).run(now, agent.id);
+  sqlite
+    .query(
+      "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE agent_id = ? AND status = 'pending'",
+    )
+    .run(now, agent.id);
   const id = newId("apr");
   for (let attempt = 0; ; attempt++) {
     const code = newUserCode();
     try {
-      db.query(
-        `INSERT INTO agent_approvals (id, agent_id, host_id, method, capabilities, status, user_code_hash,
+      sqlite
+        .query(
+          `INSERT INTO agent_approvals (id, agent_id, host_id, method, capabilities, status, user_code_hash,
            binding_message, reason, interval, last_polled_at, failed_attempts, expires_at, organization_id,
            decided_by, decided_at, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'device_authorization', ?4, 'pending', ?5, ?6, ?7, ?8, NULL, 0, ?9, NULL, NULL, NULL, ?10, ?10)`,
-      ).run(
-        id,
-        agent.id,
-        agent.host_id,
-        JSON.stringify(capabilities),
-        userCodeHash(rt, code),
-        options.bindingMessage ?? null,
-        options.reason ?? null,
-        POLL_INTERVAL_S,
-        now + APPROVAL_TTL_MS,
-        now,
-      );
+        )
+        .run(
+          id,
+          agent.id,
+          agent.host_id,
+          JSON.stringify(capabilities),
+          userCodeHash(rt, code),
+          options.bindingMessage ?? null,
+          options.reason ?? null,
+          POLL_INTERVAL_S,
+          now + APPROVAL_TTL_MS,
+          now,
+        );
     } catch (error) {
       // Another pending request holds this code: draw again.
       if (attempt < 5 && error instanceof Error && /UNIQUE constraint failed/.test(error.message)) continue;
@@ -141,7 +145,7 @@ export function adminOrganizations(
   rt: AgentRuntime,
   userId: string,
 ): { id: string; name: string; slug: string }[] {
-  return rt.db
+  return rt.sqlite
     .query(
       `SELECT o.id, o.name, o.slug FROM members m JOIN organizations o ON o.id = m.organization_id
         WHERE m.user_id = ? AND m.role IN ('owner', 'admin') ORDER BY o.name, o.id`,
@@ -150,7 +154,7 @@ export function adminOrganizations(
 }
 
 const isAdmin = (rt: AgentRuntime, organizationId: string, userId: string): boolean =>
-  rt.db
+  rt.sqlite
     .query("SELECT 1 FROM members WHERE organization_id = ? AND user_id = ? AND role IN ('owner', 'admin')")
     .get(organizationId, userId) !== null;
 
@@ -188,9 +192,9 @@ export interface ApprovalView {
 }
 
 export function approvalView(rt: AgentRuntime, approval: ApprovalRow, userId: string): ApprovalView {
-  const agent = agentById(rt.db, approval.agent_id)!;
-  const host = hostById(rt.db, approval.host_id)!;
-  const grants = new Map(grantsOf(rt.db, agent.id).map((g) => [g.capability, g]));
+  const agent = agentById(rt.sqlite, approval.agent_id)!;
+  const host = hostById(rt.sqlite, approval.host_id)!;
+  const grants = new Map(grantsOf(rt.sqlite, agent.id).map((g) => [g.capability, g]));
   const bound = agent.organization_id ?? host.organization_id;
   const capabilities = (JSON.parse(approval.capabilities) as string[]).flatMap((name) => {
     const capability = rt.catalog.get(name);
@@ -233,7 +237,7 @@ export function approvalView(rt: AgentRuntime, approval: ApprovalRow, userId: st
 export function pendingApprovalForCode(rt: AgentRuntime, code: string): ApprovalRow | null {
   const normalized = normalizeUserCode(code);
   if (!/^[A-Z2-9]{8}$/.test(normalized)) return null;
-  const approval = pendingApprovalByCodeHash(rt.db, userCodeHash(rt, normalized));
+  const approval = pendingApprovalByCodeHash(rt.sqlite, userCodeHash(rt, normalized));
   return approval && approval.expires_at > rt.now() ? approval : null;
 }
 
@@ -290,8 +294,8 @@ export interface DecisionResult {
 export function decideApproval(rt: AgentRuntime, input: DecisionInput): DecisionResult {
   const now = rt.now();
   const approval = pendingRequest(rt, input, now);
-  const agent = agentById(rt.db, approval.agent_id)!;
-  const host = hostById(rt.db, approval.host_id)!;
+  const agent = agentById(rt.sqlite, approval.agent_id)!;
+  const host = hostById(rt.sqlite, approval.host_id)!;
   const organizationId = decidingOrganization(rt, input, agent, host);
   const requested = JSON.parse(approval.capabilities) as string[];
   const selected = selectedCapabilities(input, requested);
@@ -301,8 +305,8 @@ export function decideApproval(rt: AgentRuntime, input: DecisionInput): Decision
     throw new ProtocolError(400, "invalid_request", "Choose the organization to approve for");
   }
   const decision: Decision = { approval, agent, host, organizationId, approve, requested, selected, now };
-  immediately(rt.db, () => recordDecision(rt, input, decision));
-  const after = agentById(rt.db, agent.id)!;
+  immediately(rt.sqlite, () => recordDecision(rt, input, decision));
+  const after = agentById(rt.sqlite, agent.id)!;
   return {
     approval_id: approval.id,
     status: approve ? "approved" : "denied",
@@ -318,7 +322,7 @@ export function decideApproval(rt: AgentRuntime, input: DecisionInput): Decision
  * code matches (a wrong one counts against the request) and the request is pending and unexpired.
  */
 function pendingRequest(rt: AgentRuntime, input: DecisionInput, now: number): ApprovalRow {
-  const { db } = rt;
+  const { sqlite } = rt;
   if (now - input.authenticatedAt > FRESH_SIGN_IN_MS) {
     throw new ProtocolError(
       401,
@@ -326,11 +330,11 @@ function pendingRequest(rt: AgentRuntime, input: DecisionInput, now: number): Ap
       "Confirm your password: approving needs a sign-in within the last 5 minutes",
     );
   }
-  const approval = approvalById(db, input.approvalId);
+  const approval = approvalById(sqlite, input.approvalId);
   if (!approval) throw new ProtocolError(404, "approval_not_found", "No such approval request");
   if (!sameDigest(userCodeHash(rt, input.userCode), approval.user_code_hash)) {
     changed(
-      db,
+      sqlite,
       `UPDATE agent_approvals SET failed_attempts = failed_attempts + 1,
               status = CASE WHEN failed_attempts + 1 >= ?1 THEN 'expired' ELSE status END, updated_at = ?2
         WHERE id = ?3 AND status = 'pending'`,
@@ -343,7 +347,7 @@ function pendingRequest(rt: AgentRuntime, input: DecisionInput, now: number): Ap
   if (approval.status !== "pending") throw conflict(`The request is ${approval.status} already`);
   if (approval.expires_at <= now) {
     changed(
-      db,
+      sqlite,
       "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'pending'",
       now,
       approval.id,
@@ -401,7 +405,7 @@ interface Decision {
 /** The decision's compare-and-set moves, in the caller's transaction; a move that finds its row changed is a 409. */
 function recordDecision(rt: AgentRuntime, input: DecisionInput, d: Decision) {
   const cas = (sql: string, ...args: (string | number | null)[]) => {
-    if (changed(rt.db, sql, ...args) === 0) throw conflict();
+    if (changed(rt.sqlite, sql, ...args) === 0) throw conflict();
   };
   cas(
     `UPDATE agent_approvals SET status = ?1, organization_id = ?2, decided_by = ?3, decided_at = ?4, updated_at = ?4
@@ -453,7 +457,7 @@ function settleGrants(rt: AgentRuntime, input: DecisionInput, d: Decision) {
   for (const name of d.requested) {
     if (d.selected.includes(name)) {
       changed(
-        rt.db,
+        rt.sqlite,
         `UPDATE agent_grants SET status = 'active', granted_by = ?1, denied_by = NULL, reason = NULL,
                 expires_at = ?2, updated_at = ?3
           WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,
@@ -465,7 +469,7 @@ function settleGrants(rt: AgentRuntime, input: DecisionInput, d: Decision) {
       );
     } else {
       changed(
-        rt.db,
+        rt.sqlite,
         `UPDATE agent_grants SET status = 'denied', denied_by = ?1, reason = ?2, granted_by = NULL,
                 expires_at = NULL, updated_at = ?3
           WHERE agent_id = ?4 AND capability = ?5 AND status = 'pending'`,

@@ -18,7 +18,8 @@ import type { AgentRuntime } from "./runtime.ts";
 const PROXY_TIMEOUT_MS = 30_000;
 const PROXY_KEY_CHECK_MS = 5 * 60_000;
 
-interface ExecuteCall {
+/** One capability execute: the agent, the capability it names, its arguments and the request they came in. */
+interface Invocation {
   auth: AgentAuth;
   capability: string;
   arguments: Record<string, unknown>;
@@ -47,26 +48,26 @@ function outcomeResponse(outcome: Outcome): Response {
 }
 
 /** Runs the call; the capability's existence and the agent's grant are checked first (404 / 403). */
-export async function executeCapability(rt: AgentRuntime, call: ExecuteCall): Promise<Response> {
-  const capability = rt.catalog.get(call.capability);
+export async function executeCapability(rt: AgentRuntime, invocation: Invocation): Promise<Response> {
+  const capability = rt.catalog.get(invocation.capability);
   if (!capability) {
     throw new ProtocolError(
       404,
       "capability_not_found",
-      `No capability named ${call.capability.slice(0, 100)}`,
+      `No capability named ${invocation.capability.slice(0, 100)}`,
     );
   }
-  const caller = agentCaller(rt, call.auth);
+  const caller = agentCaller(rt, invocation.auth);
   if (!callerHolds(caller, capability.name)) {
     throw new ProtocolError(403, "capability_not_granted", `The agent holds no grant for ${capability.name}`);
   }
-  if (rt.origins.api !== rt.origins.base) return proxy(rt, capability, caller, call);
+  if (rt.origins.api !== rt.origins.base) return proxy(rt, capability, caller, invocation);
   try {
-    const outcome = await rt.service.executor.execute(capability.op, { caller }, call.arguments, {
-      requestId: call.requestId,
-      client: call.client,
-      idempotencyKey: call.request.headers.get("idempotency-key") ?? undefined,
-      customerToken: () => call.request.headers.get("x-customer-session") ?? undefined,
+    const outcome = await rt.service.executor.execute(capability.op, { caller }, invocation.arguments, {
+      requestId: invocation.requestId,
+      client: invocation.client,
+      idempotencyKey: invocation.request.headers.get("idempotency-key") ?? undefined,
+      customerToken: () => invocation.request.headers.get("x-customer-session") ?? undefined,
     });
     return outcomeResponse(outcome);
   } catch (error) {
@@ -175,11 +176,11 @@ async function proxy(
   rt: AgentRuntime,
   capability: Capability,
   caller: Caller,
-  call: ExecuteCall,
+  invocation: Invocation,
 ): Promise<Response> {
   let parts: ProxiedInput;
   try {
-    parts = validate(rt, capability.op, call.arguments);
+    parts = validate(rt, capability.op, invocation.arguments);
   } catch (error) {
     if (error instanceof ApiError) return jsonResponse(error.status, error.toBody(), error.headers);
     throw error;
@@ -190,8 +191,8 @@ async function proxy(
     const violations = violationsOf(capability, constraints, parts.validated);
     if (violations.length > 0) throw violationsBody(capability.name, violations);
   }
-  const key = await checkedProxyKey(rt, capability, caller, call.requestId);
-  const { url, init } = upstreamRequest(rt, capability.op, parts, key, caller, call);
+  const key = await checkedProxyKey(rt, capability, caller, invocation.requestId);
+  const { url, init } = upstreamRequest(rt, capability.op, parts, key, caller, invocation);
   let upstream: Response;
   try {
     upstream = await fetch(url, { ...init, signal: AbortSignal.timeout(PROXY_TIMEOUT_MS) });
@@ -252,7 +253,7 @@ function upstreamRequest(
   parts: ProxiedInput,
   key: string,
   caller: Caller,
-  call: ExecuteCall,
+  invocation: Invocation,
 ): { url: URL; init: RequestInit } {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(String((parts.validated.params as Record<string, unknown>)[name])),
@@ -263,10 +264,10 @@ function upstreamRequest(
   }
   const headers: Record<string, string> = {
     "x-api-key": key,
-    "x-request-id": call.requestId,
+    "x-request-id": invocation.requestId,
     "x-agent-id": caller.agentId!,
   };
-  const idempotencyKey = call.request.headers.get("idempotency-key");
+  const idempotencyKey = invocation.request.headers.get("idempotency-key");
   if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
   let body: string | undefined;
   if (parts.hasBody) {

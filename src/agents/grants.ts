@@ -19,7 +19,7 @@ function effectiveGrants(
   tokenCapabilities?: string[],
 ): Map<string, Constraints | null> {
   const now = rt.now();
-  const rows = rt.db
+  const rows = rt.sqlite
     .query(
       "SELECT capability, status, constraints, expires_at FROM agent_grants WHERE agent_id = ? AND status = 'active'",
     )
@@ -50,7 +50,7 @@ export function assertDelegation(rt: AgentRuntime, agent: AgentRow): void {
   const role =
     agent.user_id !== null && agent.organization_id !== null
       ? (
-          rt.db
+          rt.sqlite
             .query("SELECT role FROM members WHERE organization_id = ? AND user_id = ?")
             .get(agent.organization_id, agent.user_id) as { role: string } | null
         )?.role
@@ -68,10 +68,10 @@ export function assertDelegation(rt: AgentRuntime, agent: AgentRow): void {
 function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
   const now = rt.now();
   if (agent.last_used_at === null || now - agent.last_used_at >= LAST_USED_EVERY_MS) {
-    rt.db.query("UPDATE agents SET last_used_at = ? WHERE id = ?").run(now, agent.id);
+    rt.sqlite.query("UPDATE agents SET last_used_at = ? WHERE id = ?").run(now, agent.id);
   }
   if (host.last_used_at === null || now - host.last_used_at >= LAST_USED_EVERY_MS) {
-    rt.db.query("UPDATE agent_hosts SET last_used_at = ? WHERE id = ?").run(now, host.id);
+    rt.sqlite.query("UPDATE agent_hosts SET last_used_at = ? WHERE id = ?").run(now, host.id);
   }
 }
 

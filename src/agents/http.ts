@@ -13,7 +13,8 @@ import type { AgentRuntime } from "./runtime.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export interface Call {
+/** One request to an agent-protocol route, with what the route table and the transport resolved. */
+export interface Incoming {
   request: Request;
   url: URL;
   params: Record<string, string>;
@@ -21,7 +22,7 @@ export interface Call {
   client: ClientInfo;
 }
 
-type Handler = (call: Call) => Promise<Response | Answer> | Response | Answer;
+type Handler = (incoming: Incoming) => Promise<Response | Answer> | Response | Answer;
 
 /** A JSON answer: status (200 by default) and body. */
 interface Answer {
@@ -81,12 +82,12 @@ export async function readText(request: Request, limit: number): Promise<string>
  * are refused, so an organization or tenant field can never be slipped in.
  */
 export async function readBody(
-  call: Call,
+  incoming: Incoming,
   allowed: readonly string[],
   form = false,
 ): Promise<Record<string, unknown>> {
-  const type = call.request.headers.get("content-type")?.toLowerCase() ?? "";
-  const text = await readText(call.request, MAX_BODY_BYTES);
+  const type = incoming.request.headers.get("content-type")?.toLowerCase() ?? "";
+  const text = await readText(incoming.request, MAX_BODY_BYTES);
   let body: unknown;
   if (form && type.startsWith("application/x-www-form-urlencoded")) {
     body = Object.fromEntries(new URLSearchParams(text));
@@ -149,7 +150,7 @@ export interface DashboardSession {
 export function dashboardSession(rt: AgentRuntime, request: Request): DashboardSession | null {
   const token = readCookie(request, SESSION_COOKIE);
   if (token === undefined) return null;
-  const row = rt.db
+  const row = rt.sqlite
     .query(
       "SELECT id, user_id, active_organization_id, expires_at, authenticated_at FROM sessions WHERE token_hash = ?",
     )

@@ -113,7 +113,7 @@ export async function verifyHostJwt(rt: AgentRuntime, token: string, register = 
   if (payload.agent_public_key !== undefined && !register) {
     throw invalidJwt("agent_public_key is only sent on register");
   }
-  const host = hostByThumbprint(rt.db, payload.iss);
+  const host = hostByThumbprint(rt.sqlite, payload.iss);
   let jwk: PublicJwk;
   if (host) {
     jwk = JSON.parse(host.public_key) as PublicJwk;
@@ -165,8 +165,8 @@ export async function verifyAgentJwt(
   if (typeof payload.sub !== "string" || typeof payload.iss !== "string") {
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
-  const agent = agentById(rt.db, payload.sub);
-  const host = agent && hostById(rt.db, agent.host_id);
+  const agent = agentById(rt.sqlite, payload.sub);
+  const host = agent && hostById(rt.sqlite, agent.host_id);
   if (!agent || !host || host.thumbprint !== payload.iss) throw invalidJwt("Unknown agent or issuer");
   const key = await rt.keys.get(agent.thumbprint, agent.public_key);
   const claims = await verifySignatureAndClaims(rt, token, key, audience);

@@ -130,14 +130,14 @@ export async function register(
   if (agentThumbprint === auth.thumbprint) {
     throw new ProtocolError(409, "key_in_use", "The agent key must differ from the host key");
   }
-  const { db } = rt;
-  return immediately(db, () => {
+  const { sqlite } = rt;
+  return immediately(sqlite, () => {
     const now = rt.now();
-    const known = hostByThumbprint(db, auth.thumbprint);
+    const known = hostByThumbprint(sqlite, auth.thumbprint);
     if (known?.status === "revoked") throw new ProtocolError(403, "host_revoked", "The host is revoked");
-    const existing = agentByThumbprint(db, agentThumbprint);
+    const existing = agentByThumbprint(sqlite, agentThumbprint);
     if (existing) return registerAgain(rt, known, existing, input);
-    if (thumbprintTaken(db, agentThumbprint))
+    if (thumbprintTaken(sqlite, agentThumbprint))
       throw new ProtocolError(409, "key_in_use", "This agent key is in use");
 
     const host = known ?? insertHost(rt, auth, input, now);
@@ -150,7 +150,7 @@ export async function register(
       pending ||= !auto;
       insertGrant(rt, agentId, requested, auto ? "active" : "pending", now);
     }
-    const agent = agentById(db, agentId)!;
+    const agent = agentById(sqlite, agentId)!;
     const approval = pending
       ? createApproval(rt, agent, { bindingMessage: input.bindingMessage, reason: input.reason })
       : undefined;
@@ -185,7 +185,7 @@ function registerAgain(
 
 /** A host seen for the first time: `pending`, with no organization until a user approves it. */
 function insertHost(rt: AgentRuntime, auth: HostAuth, input: RegisterInput, now: number): HostRow {
-  rt.db
+  rt.sqlite
     .query(
       `INSERT INTO agent_hosts (id, name, public_key, thumbprint, status, organization_id, user_id, activated_at,
          last_used_at, created_at, updated_at)
@@ -198,15 +198,15 @@ function insertHost(rt: AgentRuntime, auth: HostAuth, input: RegisterInput, now:
       auth.thumbprint,
       now,
     );
-  return hostByThumbprint(rt.db, auth.thumbprint)!;
+  return hostByThumbprint(rt.sqlite, auth.thumbprint)!;
 }
 
 /** 429 when the host holds its limit of agents of the status a new one would get. */
 function assertRoomForAgent(rt: AgentRuntime, host: HostRow): void {
   const full =
     host.status === "active"
-      ? countAgents(rt.db, host.id, "active") >= MAX_ACTIVE_AGENTS
-      : countAgents(rt.db, host.id, "pending") >= MAX_PENDING_AGENTS;
+      ? countAgents(rt.sqlite, host.id, "active") >= MAX_ACTIVE_AGENTS
+      : countAgents(rt.sqlite, host.id, "pending") >= MAX_PENDING_AGENTS;
   if (full) {
     throw new ProtocolError(
       429,
@@ -229,7 +229,7 @@ function insertAgent(
 ): string {
   const hostActive = host.status === "active";
   const agentId = newId("agt");
-  rt.db
+  rt.sqlite
     .query(
       `INSERT INTO agents (id, host_id, name, mode, public_key, thumbprint, status, organization_id, user_id,
          activated_at, last_used_at, created_at, updated_at)
@@ -258,7 +258,7 @@ function insertGrant(
   status: "active" | "pending",
   now: number,
 ): void {
-  rt.db
+  rt.sqlite
     .query(
       `INSERT INTO agent_grants (id, agent_id, capability, status, constraints, granted_by, denied_by, reason,
          expires_at, created_at, updated_at)
@@ -277,7 +277,7 @@ function insertGrant(
 
 /** The agent named by a host request, which must be one of the host's own (else 404 `agent_not_found`). */
 export function ownAgent(rt: AgentRuntime, host: HostRow, agentId: unknown): AgentRow {
-  const agent = typeof agentId === "string" ? agentById(rt.db, agentId) : null;
+  const agent = typeof agentId === "string" ? agentById(rt.sqlite, agentId) : null;
   if (!agent || agent.host_id !== host.id)
     throw new ProtocolError(404, "agent_not_found", "No such agent of this host");
   return agent;
@@ -292,8 +292,8 @@ function assertLive(agent: AgentRow): void {
 export function authorize(rt: AgentRuntime, host: HostRow, agentId: unknown, bindingMessage?: string) {
   const agent = ownAgent(rt, host, agentId);
   assertLive(agent);
-  return immediately(rt.db, () => {
-    const pending = rt.db
+  return immediately(rt.sqlite, () => {
+    const pending = rt.sqlite
       .query("SELECT 1 FROM agent_grants WHERE agent_id = ? AND status = 'pending' LIMIT 1")
       .get(agent.id);
     if (!pending) throw invalidRequest("The agent has no pending capability grants");
@@ -324,14 +324,14 @@ export function pollToken(rt: AgentRuntime, host: HostRow, grantType: unknown, d
   if (grantType !== DEVICE_CODE_GRANT) {
     throw tokenError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT}`);
   }
-  const approval = typeof deviceCode === "string" ? approvalById(rt.db, deviceCode) : null;
+  const approval = typeof deviceCode === "string" ? approvalById(rt.sqlite, deviceCode) : null;
   if (!approval || approval.host_id !== host.id) throw tokenError("invalid_grant", "Unknown device_code");
   const now = rt.now();
   const last = approval.last_polled_at;
-  rt.db.query("UPDATE agent_approvals SET last_polled_at = ? WHERE id = ?").run(now, approval.id);
+  rt.sqlite.query("UPDATE agent_approvals SET last_polled_at = ? WHERE id = ?").run(now, approval.id);
   if (last !== null && now - last < approval.interval * 1000) {
     const interval = approval.interval + 5;
-    rt.db.query("UPDATE agent_approvals SET interval = ? WHERE id = ?").run(interval, approval.id);
+    rt.sqlite.query("UPDATE agent_approvals SET interval = ? WHERE id = ?").run(interval, approval.id);
     throw tokenError("slow_down", `Poll at most every ${interval} s`, { interval });
   }
   const expired =
@@ -342,14 +342,14 @@ export function pollToken(rt: AgentRuntime, host: HostRow, grantType: unknown, d
   if (approval.status === "denied") throw tokenError("access_denied", "The merchant denied the request");
   if (expired) {
     changed(
-      rt.db,
+      rt.sqlite,
       "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'pending'",
       now,
       approval.id,
     );
     throw tokenError("expired_token", "The request expired; start a new one (authorize)");
   }
-  return statusObject(rt, agentById(rt.db, approval.agent_id)!);
+  return statusObject(rt, agentById(rt.sqlite, approval.agent_id)!);
 }
 
 /**
@@ -365,10 +365,10 @@ export function requestCapability(
 ) {
   const { agent } = auth;
   assertDelegation(rt, agent);
-  const { db } = rt;
-  return immediately(db, () => {
+  const { sqlite } = rt;
+  return immediately(sqlite, () => {
     const now = rt.now();
-    const current = new Map(grantsOf(db, agent.id).map((g) => [g.capability, g]));
+    const current = new Map(grantsOf(sqlite, agent.id).map((g) => [g.capability, g]));
     const wanted = requested.filter((r) => {
       const grant = current.get(r.name);
       return !(grant && isEffective(grant, now));
@@ -390,7 +390,7 @@ export function requestCapability(
       }
       const from = grant.status;
       const moved = changed(
-        db,
+        sqlite,
         `UPDATE agent_grants SET status = ?1, constraints = ?2, granted_by = ?3, denied_by = NULL, reason = NULL,
                 expires_at = NULL, updated_at = ?4
           WHERE id = ?5 AND status = ?6`,
@@ -406,7 +406,7 @@ export function requestCapability(
     const approval = pending
       ? createApproval(rt, agent, { bindingMessage: options.bindingMessage, reason: options.reason })
       : undefined;
-    const grants = grantsOf(db, agent.id).filter((g) => changedNames.includes(g.capability));
+    const grants = grantsOf(sqlite, agent.id).filter((g) => changedNames.includes(g.capability));
     const body: Record<string, unknown> = {
       agent_id: agent.id,
       agent_capability_grants: grants.map((g) => grantObject(rt, g)),
@@ -418,24 +418,28 @@ export function requestCapability(
 
 /** Revokes an agent: its active grants revoked, its pending approval expired. Repeatable. */
 export function revokeAgent(rt: AgentRuntime, agent: AgentRow) {
-  const { db } = rt;
-  immediately(db, () => {
+  const { sqlite } = rt;
+  immediately(sqlite, () => {
     const now = rt.now();
     const moved = changed(
-      db,
+      sqlite,
       "UPDATE agents SET status = 'revoked', updated_at = ?1 WHERE id = ?2 AND status IN ('pending', 'active')",
       now,
       agent.id,
     );
     if (moved === 0) return;
-    db.query(
-      "UPDATE agent_grants SET status = 'revoked', updated_at = ? WHERE agent_id = ? AND status = 'active'",
-    ).run(now, agent.id);
-    db.query(
-      "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE agent_id = ? AND status = 'pending'",
-    ).run(now, agent.id);
+    sqlite
+      .query(
+        "UPDATE agent_grants SET status = 'revoked', updated_at = ? WHERE agent_id = ? AND status = 'active'",
+      )
+      .run(now, agent.id);
+    sqlite
+      .query(
+        "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE agent_id = ? AND status = 'pending'",
+      )
+      .run(now, agent.id);
   });
-  const after = agentById(db, agent.id)!;
+  const after = agentById(sqlite, agent.id)!;
   return { agent_id: agent.id, status: after.status };
 }
 
@@ -460,10 +464,11 @@ async function replaceKey(
 ): Promise<void> {
   const jwk = parsePublicJwk(publicKey, "public_key");
   const thumbprint = await thumbprintOf(jwk);
-  immediately(rt.db, () => {
-    if (thumbprintTaken(rt.db, thumbprint)) throw new ProtocolError(409, "key_in_use", "This key is in use");
+  immediately(rt.sqlite, () => {
+    if (thumbprintTaken(rt.sqlite, thumbprint))
+      throw new ProtocolError(409, "key_in_use", "This key is in use");
     const moved = changed(
-      rt.db,
+      rt.sqlite,
       `UPDATE ${table} SET public_key = ?1, thumbprint = ?2, updated_at = ?3 WHERE id = ?4 AND thumbprint = ?5 AND ${liveStatus}`,
       jwkText(jwk),
       thumbprint,
@@ -477,29 +482,33 @@ async function replaceKey(
 
 /** Revokes a host and, in the same transaction, its agents, their grants and pending approvals. */
 export function revokeHost(rt: AgentRuntime, host: HostRow) {
-  const { db } = rt;
-  return immediately(db, () => {
+  const { sqlite } = rt;
+  return immediately(sqlite, () => {
     const now = rt.now();
     const moved = changed(
-      db,
+      sqlite,
       "UPDATE agent_hosts SET status = 'revoked', updated_at = ?1 WHERE id = ?2 AND status != 'revoked'",
       now,
       host.id,
     );
     if (moved === 0) throw conflict();
-    db.query(
-      `UPDATE agent_grants SET status = 'revoked', updated_at = ?1
+    sqlite
+      .query(
+        `UPDATE agent_grants SET status = 'revoked', updated_at = ?1
         WHERE status = 'active' AND agent_id IN (SELECT id FROM agents WHERE host_id = ?2 AND status IN ('pending', 'active'))`,
-    ).run(now, host.id);
+      )
+      .run(now, host.id);
     const agentsRevoked = changed(
-      db,
+      sqlite,
       "UPDATE agents SET status = 'revoked', updated_at = ?1 WHERE host_id = ?2 AND status IN ('pending', 'active')",
       now,
       host.id,
     );
-    db.query(
-      "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE host_id = ? AND status = 'pending'",
-    ).run(now, host.id);
+    sqlite
+      .query(
+        "UPDATE agent_approvals SET status = 'expired', updated_at = ? WHERE host_id = ? AND status = 'pending'",
+      )
+      .run(now, host.id);
     return { host_id: host.id, status: "revoked", agents_revoked: agentsRevoked };
   });
 }
@@ -543,7 +552,7 @@ export async function introspect(rt: AgentRuntime, caller: Caller, token: string
     mode: agent.mode,
   };
   if (agent.user_id !== null) out.user_id = agent.user_id;
-  out.agent_capability_grants = grantsOf(rt.db, agent.id).map((g) => ({
+  out.agent_capability_grants = grantsOf(rt.sqlite, agent.id).map((g) => ({
     capability: g.capability,
     status: g.status,
   }));
@@ -553,7 +562,7 @@ export async function introspect(rt: AgentRuntime, caller: Caller, token: string
 
 /** The agents of an organization with their grants (dashboard). */
 export function listAgents(rt: AgentRuntime, organizationId: string) {
-  const rows = rt.db
+  const rows = rt.sqlite
     .query("SELECT * FROM agents WHERE organization_id = ? ORDER BY created_at DESC, id DESC")
     .all(organizationId) as AgentRow[];
   return { agents: rows.map((a) => statusObject(rt, a)) };

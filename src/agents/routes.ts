@@ -15,8 +15,8 @@ import { executeCapability } from "./execute.ts";
 import {
   assertSameOrigin,
   bearerToken,
-  type Call,
   dashboardSession,
+  type Incoming,
   readBody,
   route,
   signInFirst,
@@ -82,16 +82,19 @@ function discoveryDocument(rt: AgentRuntime): Record<string, unknown> {
   };
 }
 
-const ipOf = (call: Call) => call.client.ip() ?? "unknown";
+const ipOf = (incoming: Incoming) => incoming.client.ip() ?? "unknown";
 
-function requireBearer(call: Call): string {
-  const token = bearerToken(call.request);
+function requireBearer(incoming: Incoming): string {
+  const token = bearerToken(incoming.request);
   if (!token) throw new ProtocolError(401, "authentication_required", "Send Authorization: Bearer <jwt>");
   return token;
 }
 
-const hostJwt = (rt: AgentRuntime, call: Call): Promise<HostAuth & { host: NonNullable<HostAuth["host"]> }> =>
-  verifyHostJwt(rt, requireBearer(call)).then(
+const hostJwt = (
+  rt: AgentRuntime,
+  incoming: Incoming,
+): Promise<HostAuth & { host: NonNullable<HostAuth["host"]> }> =>
+  verifyHostJwt(rt, requireBearer(incoming)).then(
     (auth) => auth as HostAuth & { host: NonNullable<HostAuth["host"]> },
   );
 
@@ -111,7 +114,7 @@ function listed(capability: Capability, grantStatus?: string): Record<string, un
 function grantStatuses(rt: AgentRuntime, agentId: string): Map<string, string> {
   const now = rt.now();
   const statuses = new Map<string, string>();
-  for (const grant of grantsOf(rt.db, agentId)) {
+  for (const grant of grantsOf(rt.sqlite, agentId)) {
     if (isEffective(grant, now)) statuses.set(grant.capability, "granted");
     else if (grant.status === "pending" || grant.status === "denied")
       statuses.set(grant.capability, grant.status);
@@ -120,9 +123,12 @@ function grantStatuses(rt: AgentRuntime, agentId: string): Map<string, string> {
 }
 
 /** The optional credential of the capability endpoints: none, a host JWT or an agent JWT (`aud` = I). */
-async function optionalPrincipal(rt: AgentRuntime, call: Call): Promise<{ key: string; agent?: AgentAuth }> {
-  const token = bearerToken(call.request);
-  if (!token) return { key: `ip:${ipOf(call)}` };
+async function optionalPrincipal(
+  rt: AgentRuntime,
+  incoming: Incoming,
+): Promise<{ key: string; agent?: AgentAuth }> {
+  const token = bearerToken(incoming.request);
+  if (!token) return { key: `ip:${ipOf(incoming)}` };
   const kind = tokenKind(token);
   if (kind === "host") return { key: `host:${(await verifyHostJwt(rt, token)).thumbprint}` };
   if (kind === "agent") {
@@ -135,10 +141,10 @@ async function optionalPrincipal(rt: AgentRuntime, call: Call): Promise<{ key: s
 const cursorOf = (name: string) => Buffer.from(name).toString("base64url");
 const nameOfCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
-async function listCapabilities(rt: AgentRuntime, call: Call) {
-  const principal = await optionalPrincipal(rt, call);
+async function listCapabilities(rt: AgentRuntime, incoming: Incoming) {
+  const principal = await optionalPrincipal(rt, incoming);
   rt.limits.capabilities.hit(principal.key);
-  const search = call.url.searchParams;
+  const search = incoming.url.searchParams;
   const query = search.get("query")?.toLowerCase();
   if (query !== undefined && query.length > 200) throw invalidRequest("query must be at most 200 characters");
   const limitText = search.get("limit") ?? "50";
@@ -166,10 +172,10 @@ async function listCapabilities(rt: AgentRuntime, call: Call) {
   return { body };
 }
 
-async function describeCapability(rt: AgentRuntime, call: Call) {
-  const principal = await optionalPrincipal(rt, call);
+async function describeCapability(rt: AgentRuntime, incoming: Incoming) {
+  const principal = await optionalPrincipal(rt, incoming);
   rt.limits.capabilities.hit(principal.key);
-  const name = call.url.searchParams.get("name") ?? "";
+  const name = incoming.url.searchParams.get("name") ?? "";
   const capability = rt.catalog.get(name);
   if (!capability)
     throw new ProtocolError(404, "capability_not_found", `No capability named ${name.slice(0, 100)}`);
@@ -188,13 +194,13 @@ async function describeCapability(rt: AgentRuntime, call: Call) {
 }
 
 /** An organization's admin over an API key or a session (introspection). */
-async function adminCaller(rt: AgentRuntime, call: Call): Promise<Caller> {
-  if (call.request.headers.has("authorization")) {
+async function adminCaller(rt: AgentRuntime, incoming: Incoming): Promise<Caller> {
+  if (incoming.request.headers.has("authorization")) {
     throw new ProtocolError(403, "unauthorized", "Introspection takes an API key or a dashboard session");
   }
   let caller: Caller;
   try {
-    caller = await rt.service.resolveCaller(call.request, "v1");
+    caller = await rt.service.resolveCaller(incoming.request, "v1");
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       throw new ProtocolError(401, "authentication_required", "Send an admin API key or a dashboard session");
@@ -205,7 +211,7 @@ async function adminCaller(rt: AgentRuntime, call: Call): Promise<Caller> {
   }
   const adminRole =
     caller.type !== "session" ||
-    rt.db
+    rt.sqlite
       .query("SELECT 1 FROM members WHERE organization_id = ? AND user_id = ? AND role IN ('owner', 'admin')")
       .get(caller.orgId, caller.userId ?? "") !== null;
   if (
@@ -220,15 +226,15 @@ async function adminCaller(rt: AgentRuntime, call: Call): Promise<Caller> {
 
 const isAdminOf = (rt: AgentRuntime, organizationId: string | null, userId: string) =>
   organizationId !== null &&
-  rt.db
+  rt.sqlite
     .query("SELECT 1 FROM members WHERE organization_id = ? AND user_id = ? AND role IN ('owner', 'admin')")
     .get(organizationId, userId) !== null;
 
 /** `GET /.well-known/agent-configuration`: the discovery document, serialized once. */
 function discoveryRoute(rt: AgentRuntime): RawRoute {
   const discovery = JSON.stringify(discoveryDocument(rt));
-  return route(rt, "GET", "/.well-known/agent-configuration", (call) => {
-    rt.limits.discovery.hit(ipOf(call));
+  return route(rt, "GET", "/.well-known/agent-configuration", (incoming) => {
+    rt.limits.discovery.hit(ipOf(incoming));
     return new Response(discovery, {
       headers: {
         "content-type": "application/json; charset=utf-8",
@@ -240,10 +246,10 @@ function discoveryRoute(rt: AgentRuntime): RawRoute {
 }
 
 /** A host registers an agent (its key in the host JWT's `agent_public_key`) with the capabilities it asks for. */
-async function registerAgent(rt: AgentRuntime, call: Call) {
-  rt.limits.registerIp.hit(ipOf(call));
-  const token = requireBearer(call);
-  const body = await readBody(call, [
+async function registerAgent(rt: AgentRuntime, incoming: Incoming) {
+  rt.limits.registerIp.hit(ipOf(incoming));
+  const token = requireBearer(incoming);
+  const body = await readBody(incoming, [
     "name",
     "host_name",
     "mode",
@@ -274,10 +280,10 @@ async function registerAgent(rt: AgentRuntime, call: Call) {
   });
 }
 
-async function requestMoreCapabilities(rt: AgentRuntime, call: Call) {
-  const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.issuer);
+async function requestMoreCapabilities(rt: AgentRuntime, incoming: Incoming) {
+  const auth = await verifyAgentJwt(rt, requireBearer(incoming), rt.origins.issuer);
   rt.limits.requestCapability.hit(auth.agent.id);
-  const body = await readBody(call, ["capabilities", "reason", "binding_message"]);
+  const body = await readBody(incoming, ["capabilities", "reason", "binding_message"]);
   const requested = requestedCapabilities(rt, body.capabilities, false);
   return {
     body: requestCapability(rt, auth, requested, {
@@ -288,19 +294,19 @@ async function requestMoreCapabilities(rt: AgentRuntime, call: Call) {
 }
 
 /** Revokes an agent: its host (host JWT), or an admin of its organization (dashboard session, same origin). */
-async function revokeAgentRoute(rt: AgentRuntime, call: Call) {
-  if (call.request.headers.has("authorization")) {
-    const { host } = await hostJwt(rt, call);
+async function revokeAgentRoute(rt: AgentRuntime, incoming: Incoming) {
+  if (incoming.request.headers.has("authorization")) {
+    const { host } = await hostJwt(rt, incoming);
     rt.limits.revoke.hit(host.id);
-    const body = await readBody(call, ["agent_id"]);
+    const body = await readBody(incoming, ["agent_id"]);
     return { body: revokeAgent(rt, ownAgent(rt, host, body.agent_id)) };
   }
-  const session = dashboardSession(rt, call.request);
+  const session = dashboardSession(rt, incoming.request);
   if (!session) throw signInFirst();
-  assertSameOrigin(rt, call.request);
+  assertSameOrigin(rt, incoming.request);
   rt.limits.revoke.hit(`session:${session.sessionId}`);
-  const body = await readBody(call, ["agent_id"]);
-  const agent = typeof body.agent_id === "string" ? agentById(rt.db, body.agent_id) : null;
+  const body = await readBody(incoming, ["agent_id"]);
+  const agent = typeof body.agent_id === "string" ? agentById(rt.sqlite, body.agent_id) : null;
   if (!agent || !isAdminOf(rt, agent.organization_id, session.userId)) {
     throw new ProtocolError(404, "agent_not_found", "No such agent in an organization you administer");
   }
@@ -308,10 +314,10 @@ async function revokeAgentRoute(rt: AgentRuntime, call: Call) {
 }
 
 /** Runs one capability for an agent (agent JWT with `aud` = the execute location). */
-async function executeRoute(rt: AgentRuntime, call: Call) {
-  const auth = await verifyAgentJwt(rt, requireBearer(call), rt.origins.location);
+async function executeRoute(rt: AgentRuntime, incoming: Incoming) {
+  const auth = await verifyAgentJwt(rt, requireBearer(incoming), rt.origins.location);
   rt.limits.agentCalls.hit(auth.agent.id);
-  const body = await readBody(call, ["capability", "arguments"]);
+  const body = await readBody(incoming, ["capability", "arguments"]);
   const capability = text(body, "capability", 200, true)!;
   const args = body.arguments ?? {};
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
@@ -321,15 +327,15 @@ async function executeRoute(rt: AgentRuntime, call: Call) {
     auth,
     capability,
     arguments: args as Record<string, unknown>,
-    request: call.request,
-    requestId: call.requestId,
-    client: call.client,
+    request: incoming.request,
+    requestId: incoming.requestId,
+    client: incoming.client,
   });
 }
 
 /** The agents of the session's active organization, for its admins. */
-function listAgentsRoute(rt: AgentRuntime, call: Call) {
-  const session = dashboardSession(rt, call.request);
+function listAgentsRoute(rt: AgentRuntime, incoming: Incoming) {
+  const session = dashboardSession(rt, incoming.request);
   if (!session) throw signInFirst();
   if (!isAdminOf(rt, session.activeOrganizationId, session.userId)) {
     throw new ProtocolError(403, "unauthorized", "Needs the admin role in the active organization");
@@ -338,10 +344,10 @@ function listAgentsRoute(rt: AgentRuntime, call: Call) {
 }
 
 /** The merchant's side of device authorization, as JSON (the approval page calls decideApproval too). */
-function approvalRoute(rt: AgentRuntime, call: Call) {
-  const session = dashboardSession(rt, call.request);
+function approvalRoute(rt: AgentRuntime, incoming: Incoming) {
+  const session = dashboardSession(rt, incoming.request);
   if (!session) throw signInFirst();
-  const approval = pendingApprovalForCode(rt, call.url.searchParams.get("code") ?? "");
+  const approval = pendingApprovalForCode(rt, incoming.url.searchParams.get("code") ?? "");
   if (!approval) {
     rt.limits.codeLookups.hit(session.sessionId);
     throw new ProtocolError(404, "approval_not_found", "No pending request matches this code");
@@ -354,67 +360,67 @@ export function agentRoutes(rt: AgentRuntime): RawRoute[] {
   const limits = rt.limits;
   return [
     discoveryRoute(rt),
-    route(rt, "POST", `${I}/agent/register`, (call) => registerAgent(rt, call)),
-    route(rt, "POST", `${I}/agent/authorize`, async (call) => {
-      const { host } = await hostJwt(rt, call);
+    route(rt, "POST", `${I}/agent/register`, (incoming) => registerAgent(rt, incoming)),
+    route(rt, "POST", `${I}/agent/authorize`, async (incoming) => {
+      const { host } = await hostJwt(rt, incoming);
       limits.authorize.hit(host.id);
-      const body = await readBody(call, ["agent_id", "binding_message"]);
+      const body = await readBody(incoming, ["agent_id", "binding_message"]);
       return { body: authorize(rt, host, body.agent_id, text(body, "binding_message", 200)) };
     }),
-    route(rt, "POST", `${I}/agent/token`, async (call) => {
-      limits.token.hit(ipOf(call));
-      const { host } = await hostJwt(rt, call);
-      const body = await readBody(call, ["grant_type", "device_code", "client_id"], true);
+    route(rt, "POST", `${I}/agent/token`, async (incoming) => {
+      limits.token.hit(ipOf(incoming));
+      const { host } = await hostJwt(rt, incoming);
+      const body = await readBody(incoming, ["grant_type", "device_code", "client_id"], true);
       return { body: pollToken(rt, host, body.grant_type, body.device_code) };
     }),
-    route(rt, "GET", `${I}/agent/capabilities`, (call) => listCapabilities(rt, call)),
-    route(rt, "GET", `${I}/capability/list`, (call) => listCapabilities(rt, call)),
-    route(rt, "GET", `${I}/capability/describe`, (call) => describeCapability(rt, call)),
-    route(rt, "POST", `${I}/agent/request-capability`, (call) => requestMoreCapabilities(rt, call)),
-    route(rt, "GET", `${I}/agent/status`, async (call) => {
-      const { host } = await hostJwt(rt, call);
+    route(rt, "GET", `${I}/agent/capabilities`, (incoming) => listCapabilities(rt, incoming)),
+    route(rt, "GET", `${I}/capability/list`, (incoming) => listCapabilities(rt, incoming)),
+    route(rt, "GET", `${I}/capability/describe`, (incoming) => describeCapability(rt, incoming)),
+    route(rt, "POST", `${I}/agent/request-capability`, (incoming) => requestMoreCapabilities(rt, incoming)),
+    route(rt, "GET", `${I}/agent/status`, async (incoming) => {
+      const { host } = await hostJwt(rt, incoming);
       limits.status.hit(host.id);
-      return { body: statusObject(rt, ownAgent(rt, host, call.url.searchParams.get("agent_id"))) };
+      return { body: statusObject(rt, ownAgent(rt, host, incoming.url.searchParams.get("agent_id"))) };
     }),
-    route(rt, "POST", `${I}/agent/revoke`, (call) => revokeAgentRoute(rt, call)),
-    route(rt, "POST", `${I}/agent/rotate-key`, async (call) => {
-      const { host } = await hostJwt(rt, call);
+    route(rt, "POST", `${I}/agent/revoke`, (incoming) => revokeAgentRoute(rt, incoming)),
+    route(rt, "POST", `${I}/agent/rotate-key`, async (incoming) => {
+      const { host } = await hostJwt(rt, incoming);
       limits.hostKeys.hit(host.id);
-      const body = await readBody(call, ["agent_id", "public_key"]);
+      const body = await readBody(incoming, ["agent_id", "public_key"]);
       return { body: await rotateAgentKey(rt, host, body.agent_id, body.public_key) };
     }),
-    route(rt, "POST", `${I}/host/revoke`, async (call) => {
-      const { host } = await hostJwt(rt, call);
+    route(rt, "POST", `${I}/host/revoke`, async (incoming) => {
+      const { host } = await hostJwt(rt, incoming);
       limits.hostKeys.hit(host.id);
-      await readBody(call, []);
+      await readBody(incoming, []);
       return { body: revokeHost(rt, host) };
     }),
-    route(rt, "POST", `${I}/host/rotate-key`, async (call) => {
-      const { host } = await hostJwt(rt, call);
+    route(rt, "POST", `${I}/host/rotate-key`, async (incoming) => {
+      const { host } = await hostJwt(rt, incoming);
       limits.hostKeys.hit(host.id);
-      const body = await readBody(call, ["public_key"]);
+      const body = await readBody(incoming, ["public_key"]);
       return { body: await rotateHostKey(rt, host, body.public_key) };
     }),
-    route(rt, "POST", `${I}/capability/execute`, (call) => executeRoute(rt, call)),
-    route(rt, "POST", `${I}/agent/introspect`, async (call) => {
-      const caller = await adminCaller(rt, call);
+    route(rt, "POST", `${I}/capability/execute`, (incoming) => executeRoute(rt, incoming)),
+    route(rt, "POST", `${I}/agent/introspect`, async (incoming) => {
+      const caller = await adminCaller(rt, incoming);
       limits.introspect.hit(caller.id);
-      const body = await readBody(call, ["token"]);
+      const body = await readBody(incoming, ["token"]);
       return { body: await introspect(rt, caller, text(body, "token", 8192, true)!) };
     }),
-    route(rt, "GET", `${I}/agent/list`, (call) => listAgentsRoute(rt, call)),
-    route(rt, "GET", `${I}/agent/approval`, (call) => approvalRoute(rt, call)),
-    route(rt, "POST", `${I}/agent/approve`, (call) => decide(rt, call, "approve")),
-    route(rt, "POST", `${I}/agent/deny`, (call) => decide(rt, call, "deny")),
+    route(rt, "GET", `${I}/agent/list`, (incoming) => listAgentsRoute(rt, incoming)),
+    route(rt, "GET", `${I}/agent/approval`, (incoming) => approvalRoute(rt, incoming)),
+    route(rt, "POST", `${I}/agent/approve`, (incoming) => decide(rt, incoming, "approve")),
+    route(rt, "POST", `${I}/agent/deny`, (incoming) => decide(rt, incoming, "deny")),
   ];
 }
 
-async function decide(rt: AgentRuntime, call: Call, kind: "approve" | "deny") {
-  const session = dashboardSession(rt, call.request);
+async function decide(rt: AgentRuntime, incoming: Incoming, kind: "approve" | "deny") {
+  const session = dashboardSession(rt, incoming.request);
   if (!session) throw signInFirst();
-  assertSameOrigin(rt, call.request);
+  assertSameOrigin(rt, incoming.request);
   const body = await readBody(
-    call,
+    incoming,
     kind === "approve"
       ? ["approval_id", "user_code", "organization_id", "capabilities", "duration"]
       : ["approval_id", "user_code", "organization_id", "reason"],

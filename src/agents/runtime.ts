@@ -44,20 +44,20 @@ function limiters() {
 class ReplayCache {
   private sweptAt = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly sqlite: Database) {}
 
   /** Records a token's jti; false when it was already used. */
   record(principal: string, jti: string, expiresAt: number, now: number): boolean {
-    const db = this.db;
+    const sqlite = this.sqlite;
     // Cached statements (query, not run): this runs on every agent-authenticated request.
-    db.query("PRAGMA synchronous = NORMAL").run();
+    sqlite.query("PRAGMA synchronous = NORMAL").run();
     try {
       if (now - this.sweptAt >= REPLAY_SWEEP_MS) {
         this.sweptAt = now;
-        db.query("DELETE FROM agent_jwt_replay WHERE expires_at < ?").run(now);
+        sqlite.query("DELETE FROM agent_jwt_replay WHERE expires_at < ?").run(now);
       }
       return (
-        db
+        sqlite
           .query(
             `INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (principal, jti) DO NOTHING`,
@@ -65,15 +65,16 @@ class ReplayCache {
           .run(principal, jti, expiresAt, now).changes === 1
       );
     } finally {
-      db.query("PRAGMA synchronous = FULL").run();
+      sqlite.query("PRAGMA synchronous = FULL").run();
     }
   }
 
   /** Whether a jti was used (introspection only reads). */
   seen(principal: string, jti: string): boolean {
     return (
-      this.db.query("SELECT 1 FROM agent_jwt_replay WHERE principal = ? AND jti = ?").get(principal, jti) !==
-      null
+      this.sqlite
+        .query("SELECT 1 FROM agent_jwt_replay WHERE principal = ? AND jti = ?")
+        .get(principal, jti) !== null
     );
   }
 }
@@ -82,7 +83,7 @@ class ReplayCache {
 export interface AgentRuntime {
   ctx: AppContext;
   service: Service;
-  db: Database;
+  sqlite: Database;
   origins: Origins;
   catalog: Map<string, Capability>;
   /** 32 bytes kept in the control plane: keys the user-code HMAC and CSRF tokens. */
@@ -96,13 +97,17 @@ export interface AgentRuntime {
 
 const runtimes = new WeakMap<AppContext, AgentRuntime>();
 
-function loadServerKey(db: Database): Uint8Array {
+function loadServerKey(sqlite: Database): Uint8Array {
   const now = Date.now();
   const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  db.query(
-    "INSERT INTO agent_server_keys (name, key, created_at, updated_at) VALUES ('approval', ?1, ?2, ?2) ON CONFLICT (name) DO NOTHING",
-  ).run(fresh, now);
-  const row = db.query("SELECT key FROM agent_server_keys WHERE name = 'approval'").get() as { key: string };
+  sqlite
+    .query(
+      "INSERT INTO agent_server_keys (name, key, created_at, updated_at) VALUES ('approval', ?1, ?2, ?2) ON CONFLICT (name) DO NOTHING",
+    )
+    .run(fresh, now);
+  const row = sqlite.query("SELECT key FROM agent_server_keys WHERE name = 'approval'").get() as {
+    key: string;
+  };
   return Uint8Array.from(Buffer.from(row.key, "base64url"));
 }
 
@@ -110,16 +115,16 @@ function loadServerKey(db: Database): Uint8Array {
 export function runtimeOf(service: Service): AgentRuntime {
   let runtime = runtimes.get(service.ctx);
   if (!runtime) {
-    const db = service.ctx.platform.sqlite;
+    const sqlite = service.ctx.platform.sqlite;
     runtime = {
       ctx: service.ctx,
       service,
-      db,
+      sqlite,
       origins: originsOf(service.ctx.config),
       catalog: capabilityCatalog(service.operations),
-      serverKey: loadServerKey(db),
+      serverKey: loadServerKey(sqlite),
       keys: new KeyCache(),
-      replay: new ReplayCache(db),
+      replay: new ReplayCache(sqlite),
       limits: limiters(),
       now: () => Date.now(),
     };

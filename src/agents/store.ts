@@ -11,45 +11,47 @@ export type AgentRow = Row<typeof agents>;
 export type GrantRow = Row<typeof agentGrants>;
 export type ApprovalRow = Row<typeof agentApprovals>;
 
-export const hostById = (db: Database, id: string) =>
-  db.query("SELECT * FROM agent_hosts WHERE id = ?").get(id) as HostRow | null;
+export const hostById = (sqlite: Database, id: string) =>
+  sqlite.query("SELECT * FROM agent_hosts WHERE id = ?").get(id) as HostRow | null;
 
-export const hostByThumbprint = (db: Database, thumbprint: string) =>
-  db.query("SELECT * FROM agent_hosts WHERE thumbprint = ?").get(thumbprint) as HostRow | null;
+export const hostByThumbprint = (sqlite: Database, thumbprint: string) =>
+  sqlite.query("SELECT * FROM agent_hosts WHERE thumbprint = ?").get(thumbprint) as HostRow | null;
 
-export const agentById = (db: Database, id: string) =>
-  db.query("SELECT * FROM agents WHERE id = ?").get(id) as AgentRow | null;
+export const agentById = (sqlite: Database, id: string) =>
+  sqlite.query("SELECT * FROM agents WHERE id = ?").get(id) as AgentRow | null;
 
-export const agentByThumbprint = (db: Database, thumbprint: string) =>
-  db.query("SELECT * FROM agents WHERE thumbprint = ?").get(thumbprint) as AgentRow | null;
+export const agentByThumbprint = (sqlite: Database, thumbprint: string) =>
+  sqlite.query("SELECT * FROM agents WHERE thumbprint = ?").get(thumbprint) as AgentRow | null;
 
 /** Whether a key thumbprint already names a host or an agent (a thumbprint belongs to at most one). */
-export const thumbprintTaken = (db: Database, thumbprint: string): boolean =>
-  db
+export const thumbprintTaken = (sqlite: Database, thumbprint: string): boolean =>
+  sqlite
     .query(
       "SELECT 1 FROM agent_hosts WHERE thumbprint = ?1 UNION ALL SELECT 1 FROM agents WHERE thumbprint = ?1 LIMIT 1",
     )
     .get(thumbprint) !== null;
 
-export const grantsOf = (db: Database, agentId: string) =>
-  db.query("SELECT * FROM agent_grants WHERE agent_id = ? ORDER BY capability").all(agentId) as GrantRow[];
+export const grantsOf = (sqlite: Database, agentId: string) =>
+  sqlite
+    .query("SELECT * FROM agent_grants WHERE agent_id = ? ORDER BY capability")
+    .all(agentId) as GrantRow[];
 
-export const approvalById = (db: Database, id: string) =>
-  db.query("SELECT * FROM agent_approvals WHERE id = ?").get(id) as ApprovalRow | null;
+export const approvalById = (sqlite: Database, id: string) =>
+  sqlite.query("SELECT * FROM agent_approvals WHERE id = ?").get(id) as ApprovalRow | null;
 
-export const latestApproval = (db: Database, agentId: string) =>
-  db
+export const latestApproval = (sqlite: Database, agentId: string) =>
+  sqlite
     .query("SELECT * FROM agent_approvals WHERE agent_id = ? ORDER BY created_at DESC, id DESC LIMIT 1")
     .get(agentId) as ApprovalRow | null;
 
-export const pendingApprovalByCodeHash = (db: Database, hash: string) =>
-  db
+export const pendingApprovalByCodeHash = (sqlite: Database, hash: string) =>
+  sqlite
     .query("SELECT * FROM agent_approvals WHERE user_code_hash = ? AND status = 'pending'")
     .get(hash) as ApprovalRow | null;
 
-export const countAgents = (db: Database, hostId: string, status: "active" | "pending"): number =>
+export const countAgents = (sqlite: Database, hostId: string, status: "active" | "pending"): number =>
   (
-    db.query("SELECT COUNT(*) AS n FROM agents WHERE host_id = ? AND status = ?").get(hostId, status) as {
+    sqlite.query("SELECT COUNT(*) AS n FROM agents WHERE host_id = ? AND status = ?").get(hostId, status) as {
       n: number;
     }
   ).n;
@@ -62,6 +64,6 @@ export const constraintsOf = (grant: Pick<GrantRow, "constraints">): Constraints
   parseJsonOrNull<Constraints>(grant.constraints);
 
 /** Runs an UPDATE that must change exactly the rows it names; zero rows changed means the state moved. */
-export function changed(db: Database, sql: string, ...args: (string | number | null)[]): number {
-  return db.query(sql).run(...args).changes;
+export function changed(sqlite: Database, sql: string, ...args: (string | number | null)[]): number {
+  return sqlite.query(sql).run(...args).changes;
 }

@@ -27,7 +27,7 @@ export function grantObject(rt: AgentRuntime, grant: GrantRow): Record<string, u
 }
 
 export const grantObjects = (rt: AgentRuntime, agentId: string) =>
-  grantsOf(rt.db, agentId).map((g) => grantObject(rt, g));
+  grantsOf(rt.sqlite, agentId).map((g) => grantObject(rt, g));
 
 const approvalSummary = (approval: ApprovalRow) => ({
   approval_id: approval.id,
@@ -56,7 +56,7 @@ export function statusObject(rt: AgentRuntime, agent: AgentRow): Record<string, 
   if (agent.activated_at !== null) out.activated_at = isoOrNull(agent.activated_at);
   if (agent.last_used_at !== null) out.last_used_at = isoOrNull(agent.last_used_at);
   out.agent_capability_grants = grantObjects(rt, agent.id);
-  const approval = latestApproval(rt.db, agent.id);
+  const approval = latestApproval(rt.sqlite, agent.id);
   if (approval) out.approval = approvalSummary(approval);
   return out;
 }

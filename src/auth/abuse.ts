@@ -19,16 +19,16 @@ interface AuthLimiters {
 
 const limitersByApp = new WeakMap<AppContext, AuthLimiters>();
 
-function limitersOf(app: AppContext): AuthLimiters {
-  let limiters = limitersByApp.get(app);
+function limitersOf(ctx: AppContext): AuthLimiters {
+  let limiters = limitersByApp.get(ctx);
   if (!limiters) {
-    const { signUpsPerHour, signInsPerHour } = app.config.authLimits;
+    const { signUpsPerHour, signInsPerHour } = ctx.config.authLimits;
     limiters = {
       signUpsPerAddress: new RateLimiter(signUpsPerHour, HOUR),
       signInsPerAddress: new RateLimiter(signInsPerHour, HOUR),
       failedSignInsPerEmail: new RateLimiter(FAILED_SIGN_INS_PER_EMAIL, FAILED_SIGN_IN_WINDOW_MS),
     };
-    limitersByApp.set(app, limiters);
+    limitersByApp.set(ctx, limiters);
   }
   return limiters;
 }
@@ -37,8 +37,8 @@ function limitersOf(app: AppContext): AuthLimiters {
 const addressOf = (client: ClientInfo) => client.ip() ?? "unknown";
 
 /** Counts a sign-up attempt of this client address; 429 `RATE_LIMITED` past the hourly limit. */
-export function countSignUp(app: AppContext, client: ClientInfo): void {
-  limitersOf(app).signUpsPerAddress.hit(addressOf(client));
+export function countSignUp(ctx: AppContext, client: ClientInfo): void {
+  limitersOf(ctx).signUpsPerAddress.hit(addressOf(client));
 }
 
 /**
@@ -47,12 +47,12 @@ export function countSignUp(app: AppContext, client: ClientInfo): void {
  * the dashboard, and the email); success clears the latter. `check` resolves null on wrong credentials.
  */
 export async function limitedSignIn<T>(
-  app: AppContext,
+  ctx: AppContext,
   client: ClientInfo,
   scope: string,
   check: () => Promise<T | null>,
 ): Promise<T | null> {
-  const limiters = limitersOf(app);
+  const limiters = limitersOf(ctx);
   const address = addressOf(client);
   limiters.signInsPerAddress.hit(address);
   const accountKey = `${address}|${scope}`;

@@ -53,12 +53,12 @@ export class CallerResolver {
   private readonly ownOrigins: Set<string>;
 
   constructor(
-    private readonly app: AppContext,
+    private readonly ctx: AppContext,
     private readonly bearer?: (token: string, surface: BearerSurface) => Promise<Caller>,
   ) {
-    const sqlite = app.platform.sqlite;
-    this.cache = app.platform.cache;
-    this.ownOrigins = new Set([new URL(app.config.baseUrl).origin, new URL(app.config.apiPublicUrl).origin]);
+    const sqlite = ctx.platform.sqlite;
+    this.cache = ctx.platform.cache;
+    this.ownOrigins = new Set([new URL(ctx.config.baseUrl).origin, new URL(ctx.config.apiPublicUrl).origin]);
     this.apiKeyByHash = sqlite.prepare(
       "SELECT id, organization_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = ?",
     );
@@ -172,7 +172,7 @@ export class CallerResolver {
   private organizationForHost(host: string): string | undefined {
     const cached = this.cache.hosts.get(host);
     if (cached) return cached;
-    const orgId = organizationOfHost(this.app.platform, this.app.config.platformDomain, host);
+    const orgId = organizationOfHost(this.ctx.platform, this.ctx.config.platformDomain, host);
     if (orgId) this.cache.hosts.set(host, orgId); // misses are not kept: random Host headers cannot fill the cache
     return orgId;
   }
@@ -201,7 +201,7 @@ export class CallerResolver {
   private requestOrigin(request: Request): string | undefined {
     // Bun builds the request's URL from its Host header.
     const url = new URL(request.url);
-    const forwarded = this.app.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
+    const forwarded = this.ctx.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
     const scheme = forwarded?.toLowerCase() ?? url.protocol.slice(0, -1);
     // Anything else would name the opaque origin "null", which a sandboxed page sends.
     if (scheme !== "https" && scheme !== "http") return undefined;

@@ -59,17 +59,17 @@ const sessionView = (
 });
 
 /** Opens a session for a user whose credentials were just checked, and sets its cookie. */
-function startSession(ctx: { app: AppContext; client: ClientInfo }, user: PublicUser) {
-  const { token, session } = createSession(ctx.app.platform, user.id, ctx.client.userAgent);
+function startSession(call: { ctx: AppContext; client: ClientInfo }, user: PublicUser) {
+  const { token, session } = createSession(call.ctx.platform, user.id, call.client.userAgent);
   return new Reply(sessionView(user, session), {
     cookies: [{ name: SESSION_COOKIE, value: token, maxAgeSeconds: SESSION_TTL_MS / 1000 }],
   });
 }
 
 /** The signed-in user's session as it is now. */
-function currentSession(app: AppContext, user: DashboardUser) {
-  const session = findSession(app.platform, user.sessionId);
-  const account = findUser(app.platform, user.userId);
+function currentSession(ctx: AppContext, user: DashboardUser) {
+  const session = findSession(ctx.platform, user.sessionId);
+  const account = findUser(ctx.platform, user.userId);
   if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");
   return sessionView(account, session);
 }
@@ -130,16 +130,16 @@ const signUp = defineOperation({
   errors: ["SIGNUP_DISABLED", "CONFLICT", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignUpBody,
   response: SessionWithUser,
-  handler: async (ctx) => {
-    if (!ctx.app.config.allowSignup) {
+  handler: async (call) => {
+    if (!call.ctx.config.allowSignup) {
       throw new ApiError(
         "SIGNUP_DISABLED",
         "Sign-up is closed on this service; ask its operator for an account",
       );
     }
-    countSignUp(ctx.app, ctx.client);
-    const user = await createUser(ctx.app.platform, ctx.body);
-    return startSession(ctx, user);
+    countSignUp(call.ctx, call.client);
+    const user = await createUser(call.ctx.platform, call.body);
+    return startSession(call, user);
   },
 });
 
@@ -158,13 +158,13 @@ const signIn = defineOperation({
   errors: ["UNAUTHORIZED", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignInBody,
   response: SessionWithUser,
-  handler: async (ctx) => {
-    const { email, password } = ctx.body;
-    const user = await limitedSignIn(ctx.app, ctx.client, `dashboard|${normalizeEmail(email)}`, () =>
-      verifyPassword(ctx.app.platform, email, password),
+  handler: async (call) => {
+    const { email, password } = call.body;
+    const user = await limitedSignIn(call.ctx, call.client, `dashboard|${normalizeEmail(email)}`, () =>
+      verifyPassword(call.ctx.platform, email, password),
     );
     if (!user) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
-    return startSession(ctx, user);
+    return startSession(call, user);
   },
 });
 
@@ -179,8 +179,8 @@ const signOut = defineOperation({
   access: "user",
   agent: false,
   response: Type.Object({ success: Type.Boolean() }),
-  handler: (ctx) => {
-    deleteSession(ctx.app.platform, ctx.user.sessionId);
+  handler: (call) => {
+    deleteSession(call.ctx.platform, call.user.sessionId);
     return new Reply({ success: true }, { cookies: [{ name: SESSION_COOKIE, value: "", maxAgeSeconds: 0 }] });
   },
 });
@@ -196,8 +196,8 @@ const getSession = defineOperation({
   access: "user",
   agent: false,
   response: SessionWithUser,
-  handler: ({ app, user }) => {
-    return currentSession(app, user);
+  handler: ({ ctx, user }) => {
+    return currentSession(ctx, user);
   },
 });
 
@@ -215,9 +215,9 @@ const createOrganizationOp = defineOperation({
   errors: ["CONFLICT"],
   body: CreateOrganizationBody,
   response: Organization,
-  handler: ({ app, body, user }) => {
-    const org = createOrganization(app, { name: body.name, slug: body.slug, ownerUserId: user.userId });
-    if (!user.activeOrganizationId) setActiveOrganization(app.platform, user.sessionId, user.userId, org.id);
+  handler: ({ ctx, body, user }) => {
+    const org = createOrganization(ctx, { name: body.name, slug: body.slug, ownerUserId: user.userId });
+    if (!user.activeOrganizationId) setActiveOrganization(ctx.platform, user.sessionId, user.userId, org.id);
     return { ...org, role: "owner" as const, createdAt: iso(org.createdAt) };
   },
 });
@@ -232,8 +232,8 @@ const listOrganizationsOp = defineOperation({
   access: "user",
   agent: false,
   response: Type.Array(Organization),
-  handler: ({ app, user }) =>
-    listMemberships(app.platform, user.userId).map((org) => ({ ...org, createdAt: iso(org.createdAt) })),
+  handler: ({ ctx, user }) =>
+    listMemberships(ctx.platform, user.userId).map((org) => ({ ...org, createdAt: iso(org.createdAt) })),
 });
 
 const setActiveOrganizationOp = defineOperation({
@@ -249,9 +249,9 @@ const setActiveOrganizationOp = defineOperation({
   errors: ["NOT_FOUND"],
   body: SetActiveOrganizationBody,
   response: SessionWithUser,
-  handler: ({ app, body, user }) => {
-    setActiveOrganization(app.platform, user.sessionId, user.userId, body.organizationId);
-    return currentSession(app, user);
+  handler: ({ ctx, body, user }) => {
+    setActiveOrganization(ctx.platform, user.sessionId, user.userId, body.organizationId);
+    return currentSession(ctx, user);
   },
 });
 
@@ -268,10 +268,10 @@ const createApiKeyOp = defineOperation({
   errors: ["FORBIDDEN", "NOT_FOUND", "UNPROCESSABLE"],
   body: CreateApiKeyBody,
   response: CreatedApiKey,
-  handler: ({ app, body, user }) => {
+  handler: ({ ctx, body, user }) => {
     const organizationId = targetOrganization(user, body.organizationId);
-    requireManager(app.platform, organizationId, user.userId);
-    const key = createApiKey(app.platform, {
+    requireManager(ctx.platform, organizationId, user.userId);
+    const key = createApiKey(ctx.platform, {
       organizationId,
       name: body.name,
       scopes: body.scopes ?? ["storefront"],
@@ -296,11 +296,11 @@ const listApiKeysOp = defineOperation({
   errors: ["NOT_FOUND", "UNPROCESSABLE"],
   query: ListApiKeysQuery,
   response: ApiKey,
-  handler: ({ app, query, user }) => {
+  handler: ({ ctx, query, user }) => {
     const organizationId = targetOrganization(user, query.organizationId);
-    if (!membershipRole(app.platform, organizationId, user.userId)) throw notFound("Organization");
+    if (!membershipRole(ctx.platform, organizationId, user.userId)) throw notFound("Organization");
     const page = pageOf(query);
-    const { items, total } = listApiKeys(app.platform, organizationId, page);
+    const { items, total } = listApiKeys(ctx.platform, organizationId, page);
     return new Paged(items.map(apiKeyView), page, total);
   },
 });
@@ -318,11 +318,11 @@ const revokeApiKeyOp = defineOperation({
   errors: ["FORBIDDEN", "NOT_FOUND"],
   body: RevokeApiKeyBody,
   response: ApiKey,
-  handler: ({ app, body, user }) => {
-    const organizationId = apiKeyOrganization(app.platform, body.keyId);
+  handler: ({ ctx, body, user }) => {
+    const organizationId = apiKeyOrganization(ctx.platform, body.keyId);
     if (!organizationId) throw notFound("API key");
-    requireManager(app.platform, organizationId, user.userId);
-    return apiKeyView(revokeApiKey(app.platform, organizationId, body.keyId));
+    requireManager(ctx.platform, organizationId, user.userId);
+    return apiKeyView(revokeApiKey(ctx.platform, organizationId, body.keyId));
   },
 });
 

@@ -80,11 +80,11 @@ interface Organization {
  * control-plane rows cannot be written), its row, an optional owner membership and host.
  */
 export function createOrganization(
-  app: Pick<AppContext, "platform" | "tenants" | "tenantSetup" | "config">,
+  ctx: Pick<AppContext, "platform" | "tenants" | "tenantSetup" | "config">,
   input: { name: string; slug?: string; host?: string; ownerUserId?: string },
 ): Organization {
-  const { platform } = app;
-  const platformDomain = app.config.platformDomain;
+  const { platform } = ctx;
+  const platformDomain = ctx.config.platformDomain;
   // A slug whose `{slug}.{PLATFORM_DOMAIN}` is already another organization's domain is taken too.
   const slugTaken = (candidate: string) =>
     Boolean(platform.db.select().from(organizations).where(eq(organizations.slug, candidate)).get()) ||
@@ -106,8 +106,8 @@ export function createOrganization(
   }
   const now = Date.now();
   const org: Organization = { id: newId("org"), slug, name: input.name, createdAt: now };
-  app.tenants.create(org.id, (tenant) => {
-    for (const module of app.tenantSetup) module.initializeTenant?.(tenant, { name: input.name });
+  ctx.tenants.create(org.id, (tenant) => {
+    for (const module of ctx.tenantSetup) module.initializeTenant?.(tenant, { name: input.name });
   });
   try {
     platform.sqlite.transaction(() => {
@@ -135,7 +135,7 @@ export function createOrganization(
       }
     })();
   } catch (error) {
-    app.tenants.discard(org.id);
+    ctx.tenants.discard(org.id);
     if (isUniqueViolation(error)) throw new ApiError("CONFLICT", "The organization slug or host is taken");
     throw error;
   }
@@ -180,14 +180,14 @@ function assertHostFree(platform: PlatformDb, platformDomain: string, host: stri
 
 /** Adds a verified host to an organization; the host is normalised (lower-case, no trailing dot). */
 export function addDomain(
-  app: Pick<AppContext, "platform" | "config">,
+  ctx: Pick<AppContext, "platform" | "config">,
   organizationId: string,
   rawHost: string,
 ) {
-  const { platform } = app;
+  const { platform } = ctx;
   const host = normalizeDomainHost(rawHost);
   if (!findOrganization(platform, organizationId)) throw notFound("Organization");
-  assertHostFree(platform, app.config.platformDomain, host);
+  assertHostFree(platform, ctx.config.platformDomain, host);
   const row = { host, organizationId, verified: true, createdAt: Date.now() };
   try {
     platform.db.insert(domains).values(row).run();
@@ -223,8 +223,8 @@ export function removeDomain(platform: PlatformDb, rawHost: string) {
  * Deletes an organization from the control plane (memberships, domains, API keys; sessions that had
  * it active get none) and then its tenant file, after closing any open handle on it.
  */
-export function deleteOrganization(app: Pick<AppContext, "platform" | "tenants">, organizationId: string) {
-  const { platform } = app;
+export function deleteOrganization(ctx: Pick<AppContext, "platform" | "tenants">, organizationId: string) {
+  const { platform } = ctx;
   const org = findOrganization(platform, organizationId);
   if (!org) throw notFound("Organization");
   platform.sqlite.transaction(() => {
@@ -240,7 +240,7 @@ export function deleteOrganization(app: Pick<AppContext, "platform" | "tenants">
   })();
   platform.cache.hosts.clear();
   platform.cache.apiKeys.clear();
-  app.tenants.remove(organizationId);
+  ctx.tenants.remove(organizationId);
   return org;
 }
 

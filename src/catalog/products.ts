@@ -479,15 +479,14 @@ function insertOrUpdateProduct(tenant: TenantDb, row: ProductRowAfterWrite, crea
 
 /** Replaces the product's variants with `variants`, in their order: missing ones deleted, others upserted. */
 function replaceVariants(tenant: TenantDb, productId: string, variants: ResolvedVariant[]) {
-  const db = tenant.sqlite;
+  const sqlite = tenant.sqlite;
   const keep = variants.map((v) => v.id);
-  db.query("DELETE FROM variants WHERE product_id = ? AND id NOT IN (SELECT value FROM json_each(?))").run(
-    productId,
-    JSON.stringify(keep),
-  );
+  sqlite
+    .query("DELETE FROM variants WHERE product_id = ? AND id NOT IN (SELECT value FROM json_each(?))")
+    .run(productId, JSON.stringify(keep));
   // SKUs move between variants of one product: clear them first so the unique index never sees a swap.
-  db.query("UPDATE variants SET sku = NULL WHERE product_id = ?").run(productId);
-  const upsert = db.query(
+  sqlite.query("UPDATE variants SET sku = NULL WHERE product_id = ?").run(productId);
+  const upsert = sqlite.query(
     `INSERT INTO variants (id, product_id, sku, title, options, price, compare_at_price, tracked, on_hand,
        allow_backorder, position)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)

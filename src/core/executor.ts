@@ -178,7 +178,7 @@ export class Executor {
   private readonly compiled = new Map<Operation, CompiledOperation>();
 
   constructor(
-    private readonly app: AppContext,
+    private readonly ctx: AppContext,
     operations: Operation[],
     private readonly hooks: ExecutorHooks,
   ) {
@@ -211,10 +211,10 @@ export class Executor {
     // Agents take the whole way, so that their grant check sees every call.
     let slot: CacheSlot | undefined;
     if (compiled.cachedFirst && caller && caller.type !== "agent") {
-      tenant = this.app.tenants.acquire(caller.orgId);
+      tenant = this.ctx.tenants.acquire(caller.orgId);
       slot = cacheSlot(tenant, cacheKey(op, input));
       if (slot.kept) {
-        this.app.tenants.release(tenant);
+        this.ctx.tenants.release(tenant);
         return keptOutcome(op.status ?? 200, slot.kept);
       }
     }
@@ -222,9 +222,9 @@ export class Executor {
       return await this.run(compiled, principal, input, options, tenant, slot);
     } catch (error) {
       // Failing storage is a 503 for every transport, also those that render only ApiErrors.
-      throw this.app.storage.failure(error, { requestId: options.requestId }) ?? error;
+      throw this.ctx.storage.failure(error, { requestId: options.requestId }) ?? error;
     } finally {
-      if (tenant) this.app.tenants.release(tenant);
+      if (tenant) this.ctx.tenants.release(tenant);
     }
   }
 
@@ -241,40 +241,40 @@ export class Executor {
     const { caller } = principal;
     const parts = this.split(compiled, input);
     if (caller?.type === "agent") this.hooks.checkGrant?.(op.operationId, caller, input, parts);
-    const call: CallState = {
+    const state: CallState = {
       orgId: op.access === "webhook" ? undefined : caller?.orgId,
       tenant: leased,
       after: { queued: 0, awaited: [] },
     };
-    const ctx = this.context(parts, principal, options, call);
+    const call = this.context(parts, principal, options, state);
     try {
       // A session header is a credential the client chose to send: checked also where the handler
       // would not need it (a guest's order read with its access token).
-      if (op.customerSession && options.customerToken?.() !== undefined) void ctx.customer;
-      if (op.prepare) ctx.prepared = await op.prepare(ctx as never);
-      if (op.access === "webhook") call.orgId = this.webhookTenant(op, parts, ctx.prepared, options);
-      if (compiled.tenantWrite && call.orgId)
-        return await this.write(compiled, ctx, input, options, call.after);
-      return await this.read(compiled, ctx, input, slot);
+      if (op.customerSession && options.customerToken?.() !== undefined) void call.customer;
+      if (op.prepare) call.prepared = await op.prepare(call as never);
+      if (op.access === "webhook") state.orgId = this.webhookTenant(op, parts, call.prepared, options);
+      if (compiled.tenantWrite && state.orgId)
+        return await this.write(compiled, call, input, options, state.after);
+      return await this.read(compiled, call, input, slot);
     } finally {
-      if (call.tenant && call.tenant !== leased) this.app.tenants.release(call.tenant);
+      if (state.tenant && state.tenant !== leased) this.ctx.tenants.release(state.tenant);
     }
   }
 
-  /** The handler's view of one call: each part of it resolved on first use, from `call`'s state. */
+  /** The handler's view of one call: each part of it resolved on first use, from `state`. */
   private context(
     parts: ValidatedInput,
     { caller, user }: Principal,
     options: ExecuteOptions,
-    call: CallState,
+    state: CallState,
   ): OperationContext<never, never, never, unknown> {
-    const { app, hooks } = this;
+    const { ctx, hooks } = this;
     let customer: SignedInCustomer | null | undefined;
-    const ctx: OperationContext<never, never, never, unknown> = {
+    const call: OperationContext<never, never, never, unknown> = {
       params: parts.params as never,
       query: parts.query as never,
       body: parts.body as never,
-      app,
+      ctx,
       requestId: options.requestId,
       client: options.client ?? { ip: () => null, userAgent: null },
       get caller() {
@@ -282,15 +282,15 @@ export class Executor {
       },
       // Taken from the pool on first use (released by `run`), so operations that never touch it pay nothing.
       get tenant() {
-        if (!call.orgId) return missing("tenant")();
-        call.tenant ??= app.tenants.acquire(call.orgId);
-        return call.tenant;
+        if (!state.orgId) return missing("tenant")();
+        state.tenant ??= ctx.tenants.acquire(state.orgId);
+        return state.tenant;
       },
       get user() {
         return user ?? missing("user")();
       },
       get customer() {
-        if (customer === undefined) customer = signedInCustomer(hooks, ctx.tenant, options);
+        if (customer === undefined) customer = signedInCustomer(hooks, call.tenant, options);
         return customer;
       },
       prepared: undefined,
@@ -302,17 +302,17 @@ export class Executor {
       },
       afterCommit: {
         enqueue(kind, payload) {
-          call.after.queued++;
-          return hooks.outbox.insert(ctx.tenant, kind, payload, false);
+          state.after.queued++;
+          return hooks.outbox.insert(call.tenant, kind, payload, false);
         },
         await(kind, payload) {
-          const id = hooks.outbox.insert(ctx.tenant, kind, payload, true);
-          call.after.awaited.push(id);
+          const id = hooks.outbox.insert(call.tenant, kind, payload, true);
+          state.after.awaited.push(id);
           return id;
         },
       } satisfies AfterCommit,
     };
-    return ctx;
+    return call;
   }
 
   private compiledOf(op: Operation): CompiledOperation {
@@ -385,7 +385,7 @@ export class Executor {
     const pathAndQuery = { ...(parts.params as object), ...(parts.query as object) };
     const orgId = op.tenantOf?.(pathAndQuery as never, prepared as never);
     if (orgId === null) return undefined;
-    if (orgId === undefined || !organizationExists(this.app.platform, orgId))
+    if (orgId === undefined || !organizationExists(this.ctx.platform, orgId))
       throw new ApiError("NOT_FOUND", "Organization not found");
     if (options.trace) options.trace.orgId = orgId;
     return orgId;
@@ -393,17 +393,17 @@ export class Executor {
 
   private async read(
     { op }: CompiledOperation,
-    ctx: OperationContext<never, never, never, unknown>,
+    call: OperationContext<never, never, never, unknown>,
     input: Record<string, unknown>,
     looked: CacheSlot | undefined,
   ): Promise<Outcome> {
     const status = op.status ?? 200;
     let slot = looked;
-    if (!slot && op.cacheable && ctx.caller) {
-      slot = cacheSlot(ctx.tenant, cacheKey(op, input));
+    if (!slot && op.cacheable && call.caller) {
+      slot = cacheSlot(call.tenant, cacheKey(op, input));
       if (slot.kept) return keptOutcome(status, slot.kept);
     }
-    const result = await op.handler(ctx as never);
+    const result = await op.handler(call as never);
     const outcome = render(status, result);
     if (slot && outcome.body !== null) outcome.kept = slot.keep(outcome.body);
     return outcome;
@@ -412,49 +412,49 @@ export class Executor {
   /** One BEGIN IMMEDIATE transaction: the replay check, the handler, the idempotency record, outbox rows. */
   private async write(
     { op }: CompiledOperation,
-    ctx: OperationContext<never, never, never, unknown>,
+    call: OperationContext<never, never, never, unknown>,
     input: Record<string, unknown>,
     options: ExecuteOptions,
     after: CallState["after"],
   ): Promise<Outcome> {
     const status = op.status ?? 200;
     const key = op.access === "webhook" ? undefined : validIdempotencyKey(options.idempotencyKey);
-    const db = ctx.tenant;
+    const tenant = call.tenant;
     const record: IdempotencyRecord | undefined =
       key === undefined
         ? undefined
         : {
-            scope: idempotencyScope(op, ctx),
+            scope: idempotencyScope(op, call),
             key,
             hash: idempotencyHash(op.operationId, input),
             sealed: op.answerHoldsSecret === true,
           };
 
     const transaction = () => {
-      const stored = record && findStored(this.app, db, record);
+      const stored = record && findStored(this.ctx, tenant, record);
       if (stored) return { outcome: { ...stored, replayed: true }, data: undefined };
-      const result = op.handler(ctx as never);
+      const result = op.handler(call as never);
       if (result instanceof Promise)
         throw new Error(`${op.operationId}: a write handler must not await (use prepare)`);
       const outcome = render(status, result);
-      if (record) store(this.app, db, record, outcome);
+      if (record) store(this.ctx, tenant, record, outcome);
       return { outcome, data: result instanceof Reply ? result.data : result };
     };
     let { outcome, data } = op.durable
-      ? durably(db.sqlite, transaction)
-      : immediately(db.sqlite, transaction);
-    tenantWritten(db);
+      ? durably(tenant.sqlite, transaction)
+      : immediately(tenant.sqlite, transaction);
+    tenantWritten(tenant);
     if (outcome.replayed) return outcome;
-    this.app.storage.wrote();
+    this.ctx.storage.wrote();
 
-    if (after.queued > 0) this.hooks.outbox.kick(db.orgId);
+    if (after.queued > 0) this.hooks.outbox.kick(tenant.orgId);
     if (after.awaited.length > 0) {
-      for (const id of after.awaited) await this.hooks.outbox.runClaimed(db, id);
+      for (const id of after.awaited) await this.hooks.outbox.runClaimed(tenant, id);
       if (op.reload) {
-        const reloaded = op.reload(ctx as never, data as never);
+        const reloaded = op.reload(call as never, data as never);
         outcome = { ...outcome, body: status === 204 ? null : envelope(reloaded) };
-        if (record && outcome.body !== null) replaceStoredBody(this.app, db, record, outcome);
-        tenantWritten(db);
+        if (record && outcome.body !== null) replaceStoredBody(this.ctx, tenant, record, outcome);
+        tenantWritten(tenant);
       }
     }
     return outcome;
@@ -493,11 +493,11 @@ function cacheKey(op: Operation, input: Record<string, unknown>): string {
  * else by what the operation acts on (the cart), else only by the key itself (creates that have
  * nothing yet to scope by, such as a new cart or a sign-up).
  */
-function idempotencyScope(op: Operation, ctx: OperationContext<never, never, never, unknown>): string {
-  const caller = ctx.caller;
+function idempotencyScope(op: Operation, call: OperationContext<never, never, never, unknown>): string {
+  const caller = call.caller;
   if (caller.type !== "host") return caller.id;
-  if (ctx.customer) return `customer:${ctx.customer.id}`;
+  if (call.customer) return `customer:${call.customer.id}`;
   if (op.idempotencyScope)
-    return op.idempotencyScope({ ...(ctx.params as object), ...(ctx.query as object) });
+    return op.idempotencyScope({ ...(call.params as object), ...(call.query as object) });
   return "anonymous";
 }

@@ -77,7 +77,7 @@ export function idempotencyHash(operationId: string, input: Record<string, unkno
 
 /** The stored answer for this scope and key, or a 409 when the key was used for another call. */
 export function findStored(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   record: IdempotencyRecord,
 ): StoredAnswer | undefined {
@@ -93,7 +93,7 @@ export function findStored(
   } | null;
   if (!row) return undefined;
   if (row.request_hash === SEALED) {
-    const answer = opened(app, tenant, record, row.body ?? "");
+    const answer = opened(ctx, tenant, record, row.body ?? "");
     if (answer.hash !== record.hash) throw conflict();
     return { status: row.status, body: answer.body, cookies: answer.cookies, location: answer.location };
   }
@@ -102,12 +102,12 @@ export function findStored(
   return { status: row.status, body: row.body, cookies: effects.cookies ?? [], location: effects.location };
 }
 
-function opened(app: AppContext, tenant: TenantDb, record: IdempotencyRecord, body: string): SealedAnswer {
+function opened(ctx: AppContext, tenant: TenantDb, record: IdempotencyRecord, body: string): SealedAnswer {
   try {
-    return JSON.parse(unseal(instanceKeyring(app, ANSWERS), boundTo(tenant, record), body)) as SealedAnswer;
+    return JSON.parse(unseal(instanceKeyring(ctx, ANSWERS), boundTo(tenant, record), body)) as SealedAnswer;
   } catch (error) {
     if (!(error instanceof UnsealError)) throw error;
-    app.log.error("a sealed idempotent answer does not open: was INTEGRATION_ENCRYPTION_KEY changed?", {
+    ctx.log.error("a sealed idempotent answer does not open: was INTEGRATION_ENCRYPTION_KEY changed?", {
       org: tenant.orgId,
       reason: error.reason,
     });
@@ -119,11 +119,11 @@ function opened(app: AppContext, tenant: TenantDb, record: IdempotencyRecord, bo
 }
 
 /** The columns an answer is kept in: sealed, or as it is. */
-function storedForm(app: AppContext, tenant: TenantDb, record: IdempotencyRecord, answer: StoredAnswer) {
+function storedForm(ctx: AppContext, tenant: TenantDb, record: IdempotencyRecord, answer: StoredAnswer) {
   if (record.sealed) {
     const { body, cookies, location } = answer;
     const plaintext = JSON.stringify({ hash: record.hash, body, cookies, location } satisfies SealedAnswer);
-    const sealed = seal(instanceKeyring(app, ANSWERS), boundTo(tenant, record), plaintext);
+    const sealed = seal(instanceKeyring(ctx, ANSWERS), boundTo(tenant, record), plaintext);
     return { hash: SEALED, body: sealed, effects: null };
   }
   const effects =
@@ -135,7 +135,7 @@ function storedForm(app: AppContext, tenant: TenantDb, record: IdempotencyRecord
 
 /** Records an answer; call inside the write's transaction. */
 export function store(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   record: IdempotencyRecord,
   answer: StoredAnswer,
@@ -147,7 +147,7 @@ export function store(
       .query("DELETE FROM idempotency_records WHERE created_at <= ?")
       .run(now - IDEMPOTENCY_WINDOW_MS);
   }
-  const kept = storedForm(app, tenant, record, answer);
+  const kept = storedForm(ctx, tenant, record, answer);
   tenant.sqlite
     .query(
       `INSERT INTO idempotency_records (caller, key, request_hash, status, body, effects, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -159,12 +159,12 @@ export function store(
 
 /** The answer after work that ran past the commit (see `Operation.reload`). */
 export function replaceStoredBody(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   record: IdempotencyRecord,
   answer: StoredAnswer,
 ): void {
   tenant.sqlite
     .query("UPDATE idempotency_records SET body = ? WHERE caller = ? AND key = ?")
-    .run(storedForm(app, tenant, record, answer).body, record.scope, record.key);
+    .run(storedForm(ctx, tenant, record, answer).body, record.scope, record.key);
 }

@@ -62,32 +62,32 @@ const keyrings = new WeakMap<AppContext, Map<KeyPurpose, Keyring>>();
  * at start), or, outside production when it is unset, `DATA_DIR/secrets/integration.key`, created
  * once (32 random bytes, mode 0600) with a warning.
  */
-export function instanceKeyring(app: AppContext, purpose: KeyPurpose): Keyring {
-  let rings = keyrings.get(app);
+export function instanceKeyring(ctx: AppContext, purpose: KeyPurpose): Keyring {
+  let rings = keyrings.get(ctx);
   if (!rings) {
     rings = new Map();
-    keyrings.set(app, rings);
+    keyrings.set(ctx, rings);
   }
   let ring = rings.get(purpose);
   if (ring) return ring;
-  let raw = app.config.integrationEncryptionKey;
+  let raw = ctx.config.integrationEncryptionKey;
   if (!raw) {
-    if (app.config.production) throw new Error("INTEGRATION_ENCRYPTION_KEY is required in production");
-    raw = generatedKey(app);
+    if (ctx.config.production) throw new Error("INTEGRATION_ENCRYPTION_KEY is required in production");
+    raw = generatedKey(ctx);
   }
-  ring = makeKeyring(purpose, raw, app.config.payments.previousEncryptionKeys);
+  ring = makeKeyring(purpose, raw, ctx.config.payments.previousEncryptionKeys);
   rings.set(purpose, ring);
   return ring;
 }
 
-function generatedKey(app: AppContext): Uint8Array {
-  const dir = join(app.config.dataDir, "secrets");
+function generatedKey(ctx: AppContext): Uint8Array {
+  const dir = join(ctx.config.dataDir, "secrets");
   const file = join(dir, "integration.key");
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, randomBytes(32), { mode: 0o600, flag: "wx" });
-      app.log.warn(
+      ctx.log.warn(
         "INTEGRATION_ENCRYPTION_KEY is unset: generated a key file; set the variable in production",
         { file },
       );

@@ -22,7 +22,7 @@ export interface Service {
  */
 export interface RawRoute {
   method: HttpMethod | "PUT";
-  /** Elysia-style path, e.g. `/api/webhooks/:provider/:org`. */
+  /** Elysia-style path, e.g. `/.well-known/agent-configuration`. */
   path: string;
   handle(
     request: Request,

@@ -74,7 +74,7 @@ export interface OperationContext<
   params: In<P>;
   query: In<Q>;
   body: In<B>;
-  app: AppContext;
+  ctx: AppContext;
   requestId: string;
   client: ClientInfo;
   /** The resolved caller; present for `caller`, `storefront` and `admin` operations. */
@@ -152,7 +152,7 @@ export interface Operation<
   errors?: ErrorCode[];
   /**
    * The storefront customer session (`x-customer-session` header or `customer_session` cookie) the
-   * handler reads through `ctx.customer`: `required` answers 401 without one, `optional` changes
+   * handler reads through `call.customer`: `required` answers 401 without one, `optional` changes
    * what it does or shows. Documented as a security scheme.
    */
   customerSession?: "required" | "optional";
@@ -166,10 +166,10 @@ export interface Operation<
   examples?: { body?: unknown; response?: unknown };
   /**
    * Async work done before the transaction (password hashing, reads that need an await); its
-   * result is `ctx.prepared`. Tenant writes run in one BEGIN IMMEDIATE transaction with their
+   * result is `call.prepared`. Tenant writes run in one BEGIN IMMEDIATE transaction with their
    * idempotency record, so their handler is synchronous.
    */
-  prepare?: (ctx: OperationContext<P, Q, B>) => Promise<X>;
+  prepare?: (call: OperationContext<P, Q, B>) => Promise<X>;
   /**
    * Idempotency scope of an anonymous storefront call (no customer session), e.g. the cart it
    * acts on; without it the client's own key is the whole scope (creates with nothing to scope by).
@@ -188,7 +188,7 @@ export interface Operation<
    */
   tenantOf?: (pathAndQuery: Record<string, unknown>, prepared: X) => string | null | undefined;
   /** After awaited work ran, the answer is rendered again from the committed data. */
-  reload?: (ctx: OperationContext<P, Q, B>, data: R extends TSchema ? Static<R> : undefined) => unknown;
+  reload?: (call: OperationContext<P, Q, B>, data: R extends TSchema ? Static<R> : undefined) => unknown;
   /**
    * A storefront read whose body depends only on the tenant's data and the URL (catalog reads):
    * rendered bodies are reused until the tenant's data changes (src/core/response-cache.ts).
@@ -200,7 +200,7 @@ export interface Operation<
   agent?: boolean;
   /** Granted to a new agent without merchant approval: storefront reads only (see core/registry.ts). */
   autoGrant?: boolean;
-  handler: (ctx: OperationContext<P, Q, B, X>) => Result<R> | Promise<Result<R>>;
+  handler: (call: OperationContext<P, Q, B, X>) => Result<R> | Promise<Result<R>>;
 }
 
 /**

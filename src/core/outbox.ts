@@ -32,7 +32,7 @@ export interface Job {
 }
 
 /** Runs one job; throws to have it retried. It may write to the tenant in its own short transaction. */
-export type JobHandler = (job: Job, tenant: TenantDb, app: AppContext) => Promise<void>;
+export type JobHandler = (job: Job, tenant: TenantDb, ctx: AppContext) => Promise<void>;
 
 const MAX_ATTEMPTS = 12;
 const BASE_DELAY_MS = 1000;
@@ -66,7 +66,7 @@ export class Outbox {
   private stopped = true;
 
   constructor(
-    private readonly app: AppContext,
+    private readonly ctx: AppContext,
     private readonly handlers: ReadonlyMap<string, JobHandler>,
     private readonly leaseMs: number,
   ) {}
@@ -114,7 +114,7 @@ export class Outbox {
   start(): void {
     this.stopped = false;
     this.noted.clear();
-    for (const { id, at } of dueTimes(this.app.platform.sqlite, "outbox_due_at")) {
+    for (const { id, at } of dueTimes(this.ctx.platform.sqlite, "outbox_due_at")) {
       this.noted.set(id, at);
       this.schedule(id, at);
     }
@@ -134,7 +134,7 @@ export class Outbox {
   private note(orgId: string, at: number): void {
     const held = this.noted.get(orgId);
     if (held === undefined || at < held) {
-      lowerDueTime(this.app.platform.sqlite, "outbox_due_at", orgId, at);
+      lowerDueTime(this.ctx.platform.sqlite, "outbox_due_at", orgId, at);
       this.noted.set(orgId, at);
     }
     this.schedule(orgId, at);
@@ -143,7 +143,7 @@ export class Outbox {
   /** Sets the control plane's due time to what the tenant holds now (null: nothing left). */
   private store(orgId: string, at: number | null): void {
     if ((this.noted.get(orgId) ?? null) === at) return;
-    storeDueTime(this.app.platform.sqlite, "outbox_due_at", orgId, at);
+    storeDueTime(this.ctx.platform.sqlite, "outbox_due_at", orgId, at);
     if (at === null) this.noted.delete(orgId);
     else this.noted.set(orgId, at);
   }
@@ -184,24 +184,24 @@ export class Outbox {
       try {
         await this.drainTenant(orgId, now);
       } catch (error) {
-        if (!organizationExists(this.app.platform, orgId)) {
+        if (!organizationExists(this.ctx.platform, orgId)) {
           // Deleted with its file since the drain was scheduled: nothing is left to run.
           this.noted.delete(orgId);
           continue;
         }
         // Failing storage is noted once in its episode and waited out as clients are told to.
-        if (this.app.storage.failure(error, { org: orgId })) {
+        if (this.ctx.storage.failure(error, { org: orgId })) {
           this.schedule(orgId, Date.now() + STORAGE_RETRY_AFTER_S * 1000);
           continue;
         }
-        this.app.log.error("outbox drain failed", { org: orgId, error: String(error) });
+        this.ctx.log.error("outbox drain failed", { org: orgId, error: String(error) });
         this.schedule(orgId, Date.now() + BASE_DELAY_MS);
       }
     }
   }
 
   private async drainTenant(orgId: string, now: number): Promise<void> {
-    const tenant = this.app.tenants.acquire(orgId);
+    const tenant = this.ctx.tenants.acquire(orgId);
     try {
       const rows = tenant.sqlite
         .query(
@@ -221,7 +221,7 @@ export class Outbox {
       this.store(orgId, next);
       if (next !== null) this.schedule(orgId, rows.length === BATCH ? Date.now() : next);
     } finally {
-      this.app.tenants.release(tenant);
+      this.ctx.tenants.release(tenant);
     }
   }
 
@@ -243,12 +243,12 @@ export class Outbox {
       await handler(
         { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempts },
         tenant,
-        this.app,
+        this.ctx,
       );
       tenant.sqlite
         .query("UPDATE outbox SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ?")
         .run(Date.now(), row.id);
-      this.app.storage.wrote();
+      this.ctx.storage.wrote();
       return true;
     } catch (error) {
       try {
@@ -256,7 +256,7 @@ export class Outbox {
       } catch (unrecorded) {
         // Failing storage could not record the failure either: the row keeps its lease and is taken
         // again once it runs out. Awaited work must not fail the write that committed before it.
-        if (!this.app.storage.failure(unrecorded, { org: tenant.orgId, job: row.id })) throw unrecorded;
+        if (!this.ctx.storage.failure(unrecorded, { org: tenant.orgId, job: row.id })) throw unrecorded;
       }
       return false;
     }
@@ -281,9 +281,9 @@ export class Outbox {
         row.id,
       );
     // A retry because storage failed is already told by the storage episode's one line.
-    if (this.app.storage.failure(error, { org: tenant.orgId, job: row.id }) && !failed) return;
-    const log = failed ? this.app.log.error : this.app.log.warn;
-    log.call(this.app.log, failed ? "outbox job failed for good" : "outbox job failed; will retry", {
+    if (this.ctx.storage.failure(error, { org: tenant.orgId, job: row.id }) && !failed) return;
+    const log = failed ? this.ctx.log.error : this.ctx.log.warn;
+    log.call(this.ctx.log, failed ? "outbox job failed for good" : "outbox job failed; will retry", {
       org: tenant.orgId,
       job: row.id,
       kind: row.kind,

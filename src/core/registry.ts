@@ -29,7 +29,7 @@ export function assertRegistry(operations: Operation[]): void {
       );
     if (op.access === "webhook" && op.body)
       throw new Error(
-        `${op.operationId}: a webhook reads its raw body (ctx.rawBody), not a JSON body schema`,
+        `${op.operationId}: a webhook reads its raw body (call.rawBody), not a JSON body schema`,
       );
     // Agent capabilities and MCP tools come from `agent`: a provider's notification is never one.
     if (op.access === "webhook" && op.agent !== false)

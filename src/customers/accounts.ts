@@ -79,25 +79,29 @@ export function createAccount(
   const email = normalizeEmail(input.email);
   const firstName = input.firstName ?? null;
   const lastName = input.lastName ?? null;
-  const db = tenant.sqlite;
+  const sqlite = tenant.sqlite;
   const now = Date.now();
-  const existing = db
+  const existing = sqlite
     .query("SELECT id, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
     .get(email) as { id: string; has_account: number } | null;
   if (existing?.has_account) throw new ApiError("CONFLICT", "An account with this email already exists");
   let id: string;
   if (existing) {
     id = existing.id;
-    db.query(
-      `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
+    sqlite
+      .query(
+        `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
         WHERE id = ?`,
-    ).run(passwordHash, firstName, lastName, now, id);
+      )
+      .run(passwordHash, firstName, lastName, now, id);
   } else {
     id = newId("cus");
-    db.query(
-      `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
+    sqlite
+      .query(
+        `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
        VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
-    ).run(id, email, firstName, lastName, passwordHash, now, now);
+      )
+      .run(id, email, firstName, lastName, passwordHash, now, now);
   }
   const token = insertSession(tenant, id, now);
   return { customer: accountView({ id, email, first_name: firstName, last_name: lastName }), token };

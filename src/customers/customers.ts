@@ -73,12 +73,12 @@ export function listCustomers(
                 OR (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) LIKE ?1 ESCAPE '\\'`;
     args.push(pattern);
   }
-  const db = tenant.sqlite;
-  const { total } = db.query(`SELECT count(*) AS total FROM customers ${where}`).get(...args) as {
+  const sqlite = tenant.sqlite;
+  const { total } = sqlite.query(`SELECT count(*) AS total FROM customers ${where}`).get(...args) as {
     total: number;
   };
   const limitParam = args.length + 1;
-  const rows = db
+  const rows = sqlite
     .query(
       `WITH page AS (
          SELECT ${PAGE_COLUMNS} FROM customers ${where}
@@ -94,12 +94,12 @@ const RECENT_ORDERS = 10;
 
 /** One customer with its figures and its last ten orders (newest first, whatever their state); 404 when absent. */
 export function getCustomer(tenant: TenantDb, customerId: string) {
-  const db = tenant.sqlite;
-  const row = db
+  const sqlite = tenant.sqlite;
+  const row = sqlite
     .query(`WITH page AS (SELECT ${PAGE_COLUMNS} FROM customers WHERE id = ?) ${AGGREGATE_SELECT}`)
     .get(customerId) as CustomerRow | null;
   if (!row) throw notFound("Customer");
-  const orders = db
+  const orders = sqlite
     .query(
       `SELECT id, number, status, payment_status, total, currency, placed_at FROM orders
         WHERE customer_id = ? ORDER BY placed_at DESC, id DESC LIMIT ${RECENT_ORDERS}`,

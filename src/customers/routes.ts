@@ -117,12 +117,12 @@ const signUpOp = defineOperation({
   errors: ["CONFLICT", "RATE_LIMITED", "UNAVAILABLE"],
   body: SignUpBody,
   response: AccountSession,
-  prepare: (ctx) => {
-    countSignUp(ctx.app, ctx.client);
-    return hashPassword(ctx.body.password);
+  prepare: (call) => {
+    countSignUp(call.ctx, call.client);
+    return hashPassword(call.body.password);
   },
-  handler: (ctx) => {
-    const result = createAccount(ctx.tenant, ctx.body, ctx.prepared);
+  handler: (call) => {
+    const result = createAccount(call.tenant, call.body, call.prepared);
     return new Reply(result, { cookies: [sessionCookie(result.token)] });
   },
 });
@@ -143,20 +143,20 @@ const signInOp = defineOperation({
   errors: ["RATE_LIMITED", "UNAVAILABLE"],
   body: SignInBody,
   response: AccountSession,
-  prepare: async (ctx) => {
-    const { email, password } = ctx.body;
+  prepare: async (call) => {
+    const { email, password } = call.body;
     const customer = await limitedSignIn(
-      ctx.app,
-      ctx.client,
-      `${ctx.caller.orgId}|${normalizeEmail(email)}`,
-      () => verifyAccountPassword(ctx.tenant, email, password),
+      call.ctx,
+      call.client,
+      `${call.caller.orgId}|${normalizeEmail(email)}`,
+      () => verifyAccountPassword(call.tenant, email, password),
     );
     if (!customer) throw new ApiError("UNAUTHORIZED", "Wrong email or password");
     return customer;
   },
-  handler: (ctx) => {
-    const token = startCustomerSession(ctx.tenant, ctx.prepared.id);
-    return new Reply({ customer: ctx.prepared, token }, { cookies: [sessionCookie(token)] });
+  handler: (call) => {
+    const token = startCustomerSession(call.tenant, call.prepared.id);
+    return new Reply({ customer: call.prepared, token }, { cookies: [sessionCookie(token)] });
   },
 });
 
@@ -172,10 +172,10 @@ const signOutOp = defineOperation({
   customerSession: "required",
   agent: false,
   response: Type.Object({ success: Type.Boolean() }),
-  handler: (ctx) => {
-    const customer = ctx.customer;
+  handler: (call) => {
+    const customer = call.customer;
     if (!customer) throw new ApiError("UNAUTHORIZED", "Not signed in");
-    endCustomerSession(ctx.tenant, customer.sessionId);
+    endCustomerSession(call.tenant, customer.sessionId);
     return new Reply({ success: true }, { cookies: [sessionCookie("")] });
   },
 });

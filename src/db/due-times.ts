@@ -11,26 +11,26 @@ const DUE_COLUMNS = ["next_payment_deadline", "outbox_due_at"] as const;
 type DueColumn = (typeof DUE_COLUMNS)[number];
 
 /** Lowers the organization's due time to `at`; never raises it. */
-export function lowerDueTime(platform: Database, column: DueColumn, orgId: string, at: number): void {
-  platform
+export function lowerDueTime(sqlite: Database, column: DueColumn, orgId: string, at: number): void {
+  sqlite
     .query(`UPDATE organizations SET ${column} = ?1 WHERE id = ?2 AND (${column} IS NULL OR ${column} > ?1)`)
     .run(at, orgId);
 }
 
 /** Sets the organization's due time to what its tenant file says now (null: nothing left). */
-export function storeDueTime(platform: Database, column: DueColumn, orgId: string, at: number | null): void {
-  platform
+export function storeDueTime(sqlite: Database, column: DueColumn, orgId: string, at: number | null): void {
+  sqlite
     .query(`UPDATE organizations SET ${column} = ?1 WHERE id = ?2 AND ${column} IS NOT ?1`)
     .run(at, orgId);
 }
 
 /** Organizations with a due time at or before `until` (any, by default), earliest first. */
 export function dueTimes(
-  platform: Database,
+  sqlite: Database,
   column: DueColumn,
   until = Number.MAX_SAFE_INTEGER,
 ): { id: string; at: number }[] {
-  return platform
+  return sqlite
     .query(`SELECT id, ${column} AS at FROM organizations WHERE ${column} <= ? ORDER BY ${column}`)
     .all(until) as { id: string; at: number }[];
 }
@@ -40,6 +40,6 @@ export function dueTimes(
  * due times miss (a backup copies the tenants after the control plane): a service started on it
  * opens each tenant once and sets the times from the files.
  */
-export function markEveryOrganizationDue(platform: Database): void {
-  platform.run(`UPDATE organizations SET ${DUE_COLUMNS.map((column) => `${column} = 0`).join(", ")}`);
+export function markEveryOrganizationDue(sqlite: Database): void {
+  sqlite.run(`UPDATE organizations SET ${DUE_COLUMNS.map((column) => `${column} = 0`).join(", ")}`);
 }

@@ -67,7 +67,7 @@ export class HttpAdapter {
   constructor(
     private readonly executor: Executor,
     private readonly resolver: CallerResolver,
-    private readonly app: AppContext,
+    private readonly ctx: AppContext,
   ) {}
 
   async handle(
@@ -90,11 +90,11 @@ export class HttpAdapter {
       // A webhook verifies its delivery itself, from the exact body bytes and the headers.
       let delivery: { rawBody: Uint8Array; headers: Headers } | undefined;
       if (op.access === "webhook") {
-        const rawBody = await readRawBody(request, this.app.config.maxBodyBytes);
+        const rawBody = await readRawBody(request, this.ctx.config.maxBodyBytes);
         delivery = { rawBody, headers: request.headers };
         keepRepeated(request, query, input);
       } else if (op.body) {
-        const { value } = await readJsonBody(request, this.app.config.maxBodyBytes);
+        const { value } = await readJsonBody(request, this.ctx.config.maxBodyBytes);
         mergeBody(input, value, params, query);
       }
       const outcome = await this.executor.execute(op, principal, input, {
@@ -110,7 +110,7 @@ export class HttpAdapter {
         ? reportAnswer(answerObserver, op, request, response, outcome.body ?? "")
         : response;
     } catch (error) {
-      const response = errorResponse(error, this.app, state.id);
+      const response = errorResponse(error, this.ctx, state.id);
       return answerObserver ? reportAnswer(answerObserver, op, request, response) : response;
     }
   }
@@ -164,7 +164,7 @@ export class HttpAdapter {
     const headers = new Headers(base);
     if (outcome.replayed) headers.set("idempotent-replayed", "true");
     if (outcome.location) headers.set("location", outcome.location);
-    const { config } = this.app;
+    const { config } = this.ctx;
     const https =
       config.baseUrl.startsWith("https:") ||
       (config.trustProxy && request.headers.get("x-forwarded-proto")?.toLowerCase() === "https");

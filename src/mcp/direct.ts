@@ -75,9 +75,9 @@ export async function screen(
   // Task-augmented requests (`params.task`) take the SDK's task handling.
   if (message.data.params?.task !== undefined) return toSdk();
   if (method === "tools/call") {
-    const call = CallToolRequestSchema.safeParse(message.data);
-    return call.success && knownTool(call.data.params.name)
-      ? { kind: "call", id, params: call.data.params }
+    const toolCall = CallToolRequestSchema.safeParse(message.data);
+    return toolCall.success && knownTool(toolCall.data.params.name)
+      ? { kind: "call", id, params: toolCall.data.params }
       : toSdk();
   }
   if (method === "tools/list") {

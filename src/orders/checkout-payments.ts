@@ -23,10 +23,10 @@ export interface PaymentMethodOffer {
   requires: string[];
 }
 
-/** What a payment step running inside a write's transaction can use. */
-export interface PaymentScope {
+/** The write a payment step runs inside: the tenant in its open transaction, the AppContext, its work after the commit. */
+export interface PaymentWrite {
   tenant: TenantDb;
-  app: AppContext;
+  ctx: AppContext;
   afterCommit: AfterCommit;
 }
 
@@ -64,20 +64,20 @@ export interface CheckoutPayments {
   /** The methods offered for a cart, in the order shown to the shopper. */
   methods(
     tenant: TenantDb,
-    app: AppContext,
+    ctx: AppContext,
     cart: { store: Store; currency: string; total: number },
   ): PaymentMethodOffer[];
   /** In place-order's transaction, after the order row is written: starts paying with a provider method. */
-  begin(scope: PaymentScope, order: OrderToPay): void;
+  begin(write: PaymentWrite, order: OrderToPay): void;
   /** In the refund's transaction: reserves a refund of a provider payment (the call runs after the commit). */
-  requestProviderRefund(scope: PaymentScope, request: ProviderRefundRequest): ProviderRefundResult;
+  requestProviderRefund(write: PaymentWrite, request: ProviderRefundRequest): ProviderRefundResult;
 }
 
 /** Manual methods only (bank transfer, cash on delivery), from the store settings. */
 export const manualPayments: CheckoutPayments = {
-  methods: (_tenant, _app, cart) => paymentMethodsFor(cart.store, cart.total),
+  methods: (_tenant, _ctx, cart) => paymentMethodsFor(cart.store, cart.total),
   begin() {},
-  requestProviderRefund(_scope, request) {
+  requestProviderRefund(_write, request) {
     throw new ApiError(
       "UNPROCESSABLE",
       `Refunds through ${request.paymentMethod.provider} are not available`,

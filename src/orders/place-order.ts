@@ -11,7 +11,7 @@ import {
   type CheckoutPayments,
   manualPayments,
   type PaymentMethodOffer,
-  type PaymentScope,
+  type PaymentWrite,
 } from "./checkout-payments.ts";
 import { assertShopReturnUrl } from "./return-url.ts";
 import { addOrderEvent } from "./service.ts";
@@ -35,8 +35,8 @@ export function findOrCreateCustomer(
   names: CustomerNames = {},
 ): { id: string; email: string } {
   const normalized = normalizeEmail(email);
-  const db = tenant.sqlite;
-  const existing = db
+  const sqlite = tenant.sqlite;
+  const existing = sqlite
     .query("SELECT id, email, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
     .get(normalized) as (Pick<Row<typeof customers>, "id" | "email"> & { has_account: number }) | null;
   const firstName = names.firstName ?? null;
@@ -45,18 +45,22 @@ export function findOrCreateCustomer(
   const now = Date.now();
   if (existing) {
     if (!existing.has_account && (firstName !== null || lastName !== null || phone !== null)) {
-      db.query(
-        `UPDATE customers SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
+      sqlite
+        .query(
+          `UPDATE customers SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
                 phone = coalesce(?, phone), updated_at = ? WHERE id = ?`,
-      ).run(firstName, lastName, phone, now, existing.id);
+        )
+        .run(firstName, lastName, phone, now, existing.id);
     }
     return { id: existing.id, email: existing.email };
   }
   const id = newId("cus");
-  db.query(
-    `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
+  sqlite
+    .query(
+      `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
-  ).run(id, normalized, firstName, lastName, phone, now, now);
+    )
+    .run(id, normalized, firstName, lastName, phone, now, now);
   return { id, email: normalized };
 }
 
@@ -90,17 +94,17 @@ interface Checkout {
  * commit).
  */
 export function placeOrder(
-  scope: PaymentScope,
+  write: PaymentWrite,
   cartId: string,
   input: PlaceOrderInput,
   customer: SignedInCustomer | null,
   payments: CheckoutPayments = manualPayments,
 ) {
-  const { tenant } = scope;
+  const { tenant } = write;
   const state = loadPricedCart(tenant, cartId);
   if (state.cart.status !== "active")
     throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
-  const checkout = checkPlaceable(scope, state, input, customer, payments);
+  const checkout = checkPlaceable(write, state, input, customer, payments);
   const taken = takeStock(tenant, state.lines);
   if (state.coupon) countCouponUse(tenant, state.coupon.id);
   const customerId = customer?.id ?? guestCustomerId(tenant, state, checkout.email);
@@ -111,7 +115,7 @@ export function placeOrder(
   if (order.paid) addOrderEvent(tenant, order.id, "paid", "Nothing to pay: the total is 0", now);
   const { method } = checkout;
   if (method && method.provider !== "manual") {
-    payments.begin(scope, {
+    payments.begin(write, {
       orderId: order.id,
       number: order.number,
       total: state.priced.totals.total,
@@ -133,7 +137,7 @@ export function placeOrder(
 
 /** The preconditions, before anything is written: each a 422 naming what is missing, nothing changed. */
 function checkPlaceable(
-  scope: PaymentScope,
+  write: PaymentWrite,
   state: CartToPlace,
   input: PlaceOrderInput,
   customer: SignedInCustomer | null,
@@ -147,12 +151,12 @@ function checkPlaceable(
     throw refuse("A shipping address is required", "/shippingAddress");
   if (needsShipping && !state.shippingMethod)
     throw refuse("A shipping method is required", "/shippingMethod");
-  const method = chosenPaymentMethod(scope, state, input.paymentMethodId, payments);
+  const method = chosenPaymentMethod(write, state, input.paymentMethodId, payments);
   const phone = input.phone ?? state.billingAddress?.phone ?? state.shippingAddress?.phone ?? null;
   if (method?.requires.includes("phone") && !phone) {
     throw refuse(`${method.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
   }
-  if (input.returnUrl !== undefined) assertShopReturnUrl(scope.app, scope.tenant, input.returnUrl);
+  if (input.returnUrl !== undefined) assertShopReturnUrl(write.ctx, write.tenant, input.returnUrl);
   return { email, phone, method };
 }
 
@@ -170,12 +174,12 @@ function assertItemsPlaceable(state: CartToPlace): void {
 
 /** The offered method the body names; null when nothing is offered, else a 422 listing what is. */
 function chosenPaymentMethod(
-  scope: PaymentScope,
+  write: PaymentWrite,
   state: CartToPlace,
   paymentMethodId: string | undefined,
   payments: CheckoutPayments,
 ): PaymentMethodOffer | null {
-  const offered = payments.methods(scope.tenant, scope.app, {
+  const offered = payments.methods(write.tenant, write.ctx, {
     store: state.store,
     currency: state.cart.currency,
     total: state.priced.totals.total,

@@ -10,7 +10,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
  * an origin its store settings list in `allowedOrigins` (exactly). Anything else is a 422: the
  * service never sends a shopper, with the provider's session id, to a site the shop does not own.
  */
-export function assertShopReturnUrl(app: AppContext, tenant: TenantDb, returnUrl: string): void {
+export function assertShopReturnUrl(ctx: AppContext, tenant: TenantDb, returnUrl: string): void {
   let url: URL | undefined;
   try {
     url = new URL(returnUrl);
@@ -19,7 +19,7 @@ export function assertShopReturnUrl(app: AppContext, tenant: TenantDb, returnUrl
   }
   if (url) {
     const host = normalizeDomainHost(url.hostname);
-    if (organizationOfHost(app.platform, app.config.platformDomain, host) === tenant.orgId) return;
+    if (organizationOfHost(ctx.platform, ctx.config.platformDomain, host) === tenant.orgId) return;
     if (getStore(tenant).allowedOrigins.includes(url.origin)) return;
   }
   const message = "must be on one of the shop's domains or an origin of its allowedOrigins";

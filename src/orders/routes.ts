@@ -108,13 +108,13 @@ export function findReadableOrder(
   return row;
 }
 
-/** The scope a payment step needs, from a write's context. */
-const paymentScope = (
-  ctx: Pick<OperationContext<never, never, never>, "tenant" | "app" | "afterCommit">,
+/** The write a payment step runs inside, from the operation call. */
+const paymentWrite = (
+  call: Pick<OperationContext<never, never, never>, "tenant" | "ctx" | "afterCommit">,
 ) => ({
-  tenant: ctx.tenant,
-  app: ctx.app,
-  afterCommit: ctx.afterCommit,
+  tenant: call.tenant,
+  ctx: call.ctx,
+  afterCommit: call.afterCommit,
 });
 
 // ---------------------------------------------------------------- storefront
@@ -143,7 +143,7 @@ function placeOrderOperation(payments: CheckoutPayments) {
     body: PlaceOrderBody,
     response: PlacedOrder,
     examples: placeOrderExample,
-    handler: (ctx) => placeOrder(paymentScope(ctx), ctx.params.id, ctx.body, ctx.customer, payments),
+    handler: (call) => placeOrder(paymentWrite(call), call.params.id, call.body, call.customer, payments),
     // The provider answered after the commit (awaited work): show its payment page or reference.
     reload: ({ tenant }, placed) => ({ ...orderView(tenant, placed.id), accessToken: placed.accessToken }),
   });
@@ -187,9 +187,9 @@ const getOrderOp = defineOperation({
   query: GetOrderQuery,
   response: Order,
   examples: { response: orderExample },
-  handler: (ctx) => {
-    const { tenant, caller, params, query } = ctx;
-    const row = findReadableOrder(tenant, caller, params.id, query.token, () => ctx.customer);
+  handler: (call) => {
+    const { tenant, caller, params, query } = call;
+    const row = findReadableOrder(tenant, caller, params.id, query.token, () => call.customer);
     return orderView(tenant, row.id);
   },
 });
@@ -275,12 +275,12 @@ function adminRefundOrderOperation(payments: CheckoutPayments) {
     params: OrderIdParams,
     body: RefundBody,
     response: Order,
-    handler: (ctx) => {
-      const scope = paymentScope(ctx);
-      refundOrder(ctx.tenant, ctx.params.id, ctx.body, {
-        requestProviderRefund: (request) => payments.requestProviderRefund(scope, request),
+    handler: (call) => {
+      const write = paymentWrite(call);
+      refundOrder(call.tenant, call.params.id, call.body, {
+        requestProviderRefund: (request) => payments.requestProviderRefund(write, request),
       });
-      return orderView(ctx.tenant, ctx.params.id);
+      return orderView(call.tenant, call.params.id);
     },
     reload: ({ tenant, params }) => orderView(tenant, params.id),
   });

@@ -118,16 +118,20 @@ function withdrawPaymentRetry(tenant: TenantDb, orderId: string): void {
  * the stock was already released, in which case nothing changes. Does not append an event.
  */
 export function releaseStock(tenant: TenantDb, orderId: string): boolean {
-  const db = tenant.sqlite;
-  const claimed = db.query("UPDATE orders SET stock_held = 0 WHERE id = ? AND stock_held = 1").run(orderId);
+  const sqlite = tenant.sqlite;
+  const claimed = sqlite
+    .query("UPDATE orders SET stock_held = 0 WHERE id = ? AND stock_held = 1")
+    .run(orderId);
   if (claimed.changes === 0) return false;
   // One statement per order, whatever the number of lines; two lines of the same variant add up.
   // A variant deleted since the order was placed simply has nothing to receive.
-  db.query(
-    `UPDATE variants
+  sqlite
+    .query(
+      `UPDATE variants
         SET on_hand = on_hand + (SELECT sum(i.stock_taken) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id)
       WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken > 0)`,
-  ).run(orderId);
+    )
+    .run(orderId);
   return true;
 }
 
@@ -138,12 +142,12 @@ export function releaseStock(tenant: TenantDb, orderId: string): boolean {
  * nothing, when a line cannot be served or the stock is still held. Does not append an event.
  */
 export function retakeStock(tenant: TenantDb, orderId: string): boolean {
-  const db = tenant.sqlite;
-  const held = db.query("SELECT stock_held FROM orders WHERE id = ?").get(orderId) as {
+  const sqlite = tenant.sqlite;
+  const held = sqlite.query("SELECT stock_held FROM orders WHERE id = ?").get(orderId) as {
     stock_held: number;
   } | null;
   if (!held || held.stock_held === 1) return false;
-  const lines = db
+  const lines = sqlite
     .query(
       `SELECT i.id, i.variant_id, i.quantity, v.tracked, v.on_hand, v.allow_backorder
          FROM order_items i LEFT JOIN variants v ON v.id = i.variant_id WHERE i.order_id = ?`,
@@ -167,8 +171,8 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
     const need = wanted.get(line.variant_id);
     if (need !== undefined && (line.on_hand ?? 0) < need) return false;
   }
-  const setTaken = db.query("UPDATE order_items SET stock_taken = ? WHERE id = ?");
-  const takeStock = db.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?");
+  const setTaken = sqlite.query("UPDATE order_items SET stock_taken = ? WHERE id = ?");
+  const takeStock = sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?");
   // What each variant has left as earlier lines of the same variant take from it.
   const left = new Map(lines.map((line) => [line.variant_id, line.on_hand ?? 0]));
   for (const line of lines) {
@@ -182,15 +186,15 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
     left.set(line.variant_id, onHand - take);
     setTaken.run(take, line.id);
   }
-  db.query("UPDATE orders SET stock_held = 1 WHERE id = ?").run(orderId);
-  const coupon = db
+  sqlite.query("UPDATE orders SET stock_held = 1 WHERE id = ?").run(orderId);
+  const coupon = sqlite
     .query(
       "UPDATE orders SET coupon_counted = 1 WHERE id = ? AND coupon_counted = 0 AND coupon IS NOT NULL RETURNING coupon",
     )
     .get(orderId) as { coupon: string } | null;
   const code = coupon && parseJsonOrNull<{ code: string }>(coupon.coupon)?.code;
   if (code)
-    db.query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?").run(code.toUpperCase());
+    sqlite.query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?").run(code.toUpperCase());
   return true;
 }
 
@@ -200,16 +204,16 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
  * Does not append an event.
  */
 export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
-  const db = tenant.sqlite;
-  const claimed = db
+  const sqlite = tenant.sqlite;
+  const claimed = sqlite
     .query("UPDATE orders SET coupon_counted = 0 WHERE id = ? AND coupon_counted = 1 RETURNING coupon")
     .get(orderId) as Pick<Row<typeof orders>, "coupon"> | null;
   if (!claimed) return false;
   const code = parseJsonOrNull<{ code: string }>(claimed.coupon)?.code ?? null;
   if (code) {
-    db.query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0").run(
-      code.toUpperCase(),
-    );
+    sqlite
+      .query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0")
+      .run(code.toUpperCase());
   }
   return true;
 }

@@ -107,8 +107,8 @@ function orderItems(tenant: TenantDb, orderId: string, m: (amount: number) => Mo
 
 /** What happened to an order since it was placed: refunds, fulfillments and events, oldest first. */
 function orderHistory(tenant: TenantDb, orderId: string, m: (amount: number) => Money) {
-  const db = tenant.sqlite;
-  const refunds = db
+  const sqlite = tenant.sqlite;
+  const refunds = sqlite
     .query(
       "SELECT id, amount, reason, status, created_at FROM refunds WHERE order_id = ? ORDER BY created_at, rowid",
     )
@@ -119,7 +119,7 @@ function orderHistory(tenant: TenantDb, orderId: string, m: (amount: number) => 
     status: string;
     created_at: number;
   }[];
-  const fulfillments = db
+  const fulfillments = sqlite
     .query(
       "SELECT id, carrier, tracking_number, tracking_url, created_at FROM fulfillments WHERE order_id = ? ORDER BY created_at, rowid",
     )
@@ -130,7 +130,7 @@ function orderHistory(tenant: TenantDb, orderId: string, m: (amount: number) => 
     tracking_url: string | null;
     created_at: number;
   }[];
-  const events = db
+  const events = sqlite
     .query("SELECT type, message, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, rowid")
     .all(orderId) as { type: string; message: string; created_at: number }[];
   return {

@@ -152,22 +152,22 @@ function routeRefs(row: Pick<AttemptRow, "id" | "provider_ref" | "provider_ref2"
  * when it routes to another organization (a collision: the caller picks another reference if it
  * generated this one).
  */
-export function claimRoute(app: AppContext, orgId: string, provider: Provider, ref: string): boolean {
-  const { changes } = app.platform.sqlite
+export function claimRoute(ctx: AppContext, orgId: string, provider: Provider, ref: string): boolean {
+  const { changes } = ctx.platform.sqlite
     .query(
       "INSERT INTO payment_routes (provider, ref, organization_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     )
     .run(provider, ref, orgId, Date.now());
-  return changes === 1 || routeOf(app, provider, [ref]) === orgId;
+  return changes === 1 || routeOf(ctx, provider, [ref]) === orgId;
 }
 
 /** Records the routes of an environment-credential attempt (called when it is created or gains references). */
-export function addRoutes(app: AppContext, orgId: string, row: AttemptRow): void {
+export function addRoutes(ctx: AppContext, orgId: string, row: AttemptRow): void {
   if (row.credential_source !== "environment") return;
   for (const ref of routeRefs(row)) {
-    if (!claimRoute(app, orgId, row.provider, ref)) {
+    if (!claimRoute(ctx, orgId, row.provider, ref)) {
       // References the provider issued cannot be chosen again; the first owner keeps the route.
-      app.log.warn("payment route taken by another organization", {
+      ctx.log.warn("payment route taken by another organization", {
         org: orgId,
         provider: row.provider,
         attempt: row.id,
@@ -178,11 +178,11 @@ export function addRoutes(app: AppContext, orgId: string, row: AttemptRow): void
 
 /** The organization an environment-credential payment reference belongs to. */
 export function routeOf(
-  app: AppContext,
+  ctx: AppContext,
   provider: Provider,
   refs: (string | null | undefined)[],
 ): string | null {
-  const lookup = app.platform.sqlite.query(
+  const lookup = ctx.platform.sqlite.query(
     "SELECT organization_id AS org FROM payment_routes WHERE provider = ? AND ref = ?",
   );
   for (const ref of refs) {
@@ -228,21 +228,21 @@ export function overdueAttempts(tenant: TenantDb, now: number): AttemptRow[] {
  * a write transaction) never overwrites it with an older view.
  */
 export function noteDeadline(
-  app: AppContext,
+  ctx: AppContext,
   orgId: string,
   row: Pick<AttemptRow, "method" | "expires_at">,
 ): void {
   // Only a lower deadline is written (the control plane commits with synchronous=FULL).
   const at = row.expires_at + (SWEEP_GRACE_MS[row.method] ?? SWEEP_GRACE_MS.card!);
-  lowerDueTime(app.platform.sqlite, "next_payment_deadline", orgId, at);
+  lowerDueTime(ctx.platform.sqlite, "next_payment_deadline", orgId, at);
 }
 
 /** Sets the organization's `next_payment_deadline` to what its tenant file says now. */
-export function storeDeadline(app: AppContext, orgId: string, at: number | null): void {
-  storeDueTime(app.platform.sqlite, "next_payment_deadline", orgId, at);
+export function storeDeadline(ctx: AppContext, orgId: string, at: number | null): void {
+  storeDueTime(ctx.platform.sqlite, "next_payment_deadline", orgId, at);
 }
 
 /** Organizations whose next payment deadline has passed, earliest first. */
-export function dueOrganizations(app: AppContext, now: number): string[] {
-  return dueTimes(app.platform.sqlite, "next_payment_deadline", now).map((r) => r.id);
+export function dueOrganizations(ctx: AppContext, now: number): string[] {
+  return dueTimes(ctx.platform.sqlite, "next_payment_deadline", now).map((r) => r.id);
 }

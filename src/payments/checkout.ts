@@ -13,7 +13,7 @@ import type {
   CheckoutPayments,
   OrderToPay,
   PaymentMethodOffer,
-  PaymentScope,
+  PaymentWrite,
   ProviderRefundRequest,
   ProviderRefundResult,
 } from "../orders/checkout-payments.ts";
@@ -67,9 +67,9 @@ const localized = (store: Store, names: Localized): Localized =>
   Object.fromEntries(store.locales.map((locale) => [locale, names[locale] ?? names.en!])) as Localized;
 
 /** The local provider offering a method type: tenant credentials beat environment ones, then Ifthenpay beats Easypay. */
-function localProvider(app: AppContext, tenant: TenantDb, type: "mbway" | "multibanco"): Provider | null {
+function localProvider(ctx: AppContext, tenant: TenantDb, type: "mbway" | "multibanco"): Provider | null {
   const candidates = (["ifthenpay", "easypay"] as const)
-    .map((provider) => ({ provider, source: offerableSource(app, tenant, provider, type) }))
+    .map((provider) => ({ provider, source: offerableSource(ctx, tenant, provider, type) }))
     .filter((c) => c.source !== null);
   const tenantOwn = candidates.find((c) => c.source === "tenant");
   return (tenantOwn ?? candidates[0])?.provider ?? null;
@@ -81,12 +81,12 @@ function localProvider(app: AppContext, tenant: TenantDb, type: "mbway" | "multi
  */
 export function paymentMethods(
   tenant: TenantDb,
-  app: AppContext,
+  ctx: AppContext,
   cart: { store: Store; currency: string; total: number },
 ): PaymentMethodOffer[] {
   if (cart.total === 0) return [];
   const methods: PaymentMethodOffer[] = [];
-  if (offerableSource(app, tenant, "stripe", "card")) {
+  if (offerableSource(ctx, tenant, "stripe", "card")) {
     methods.push({
       id: "stripe_card",
       type: "card",
@@ -98,7 +98,7 @@ export function paymentMethods(
   }
   if (cart.currency === "EUR") {
     for (const type of ["mbway", "multibanco"] as const) {
-      const provider = localProvider(app, tenant, type);
+      const provider = localProvider(ctx, tenant, type);
       if (!provider) continue;
       methods.push({
         id: `${provider}_${type}`,
@@ -128,14 +128,14 @@ export function portugueseMobile(phone: string): string | null {
  * 12 random digits, unused by this tenant's attempts; with environment credentials also claimed in
  * `payment_routes` (a reference another organization's route holds is drawn again).
  */
-function newOrderReference(app: AppContext, tenant: TenantDb, source: CredentialSource): string {
+function newOrderReference(ctx: AppContext, tenant: TenantDb, source: CredentialSource): string {
   for (;;) {
     const digits = Array.from(crypto.getRandomValues(new Uint32Array(12)), (n) => n % 10).join("");
     const taken =
       tenant.sqlite
         .query("SELECT 1 FROM payment_attempts WHERE provider = 'ifthenpay' AND provider_ref2 = ?")
         .get(digits) !== null ||
-      (source === "environment" && !claimRoute(app, tenant.orgId, "ifthenpay", digits));
+      (source === "environment" && !claimRoute(ctx, tenant.orgId, "ifthenpay", digits));
     if (!taken) return digits;
   }
 }
@@ -163,14 +163,14 @@ function expiryFor(
 
 /** Creates a `created` attempt in the caller's transaction and registers the provider call after the commit. */
 export function createAttempt(
-  scope: PaymentScope,
+  write: PaymentWrite,
   order: { orderId: string; total: number; currency: string; phone: string | null; returnUrl?: string },
   method: PaymentMethodOffer,
 ): AttemptRow {
-  const { tenant, app } = scope;
+  const { tenant, ctx } = write;
   const provider = method.provider as Provider;
   const task = method.type as Task;
-  const source = offerableSource(app, tenant, provider, task);
+  const source = offerableSource(ctx, tenant, provider, task);
   if (!source)
     throw new ApiError("UNPROCESSABLE", `${method.id} is not available`, [
       { path: "/body/paymentMethodId", message: "not offered" },
@@ -187,9 +187,9 @@ export function createAttempt(
     }
     instructions.phone = phone;
   }
-  const now = nowOf(app);
+  const now = nowOf(ctx);
   const id = newId("pay");
-  const ref2 = provider === "ifthenpay" ? newOrderReference(app, tenant, source) : null;
+  const ref2 = provider === "ifthenpay" ? newOrderReference(ctx, tenant, source) : null;
   const expiresAt = expiryFor(tenant, provider, method.type, source, now);
   tenant.sqlite
     .query(
@@ -213,16 +213,16 @@ export function createAttempt(
     );
   syncOrderPayments(tenant, order.orderId);
   const row = findAttempt(tenant, id)!;
-  addRoutes(app, tenant.orgId, row);
-  noteDeadline(app, tenant.orgId, row);
-  awaitPaymentStart(scope.afterCommit, id, order.returnUrl ?? null);
+  addRoutes(ctx, tenant.orgId, row);
+  noteDeadline(ctx, tenant.orgId, row);
+  awaitPaymentStart(write.afterCommit, id, order.returnUrl ?? null);
   return row;
 }
 
 /** Credentials of the source an attempt was created with (never the other one). */
-function credentialsFor(app: AppContext, tenant: TenantDb, attempt: AttemptRow, task: Task) {
+function credentialsFor(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, task: Task) {
   const creds = resolveCredentials(
-    app,
+    ctx,
     attempt.credential_source === "tenant" ? tenant : null,
     attempt.provider,
     task,
@@ -236,8 +236,8 @@ function credentialsFor(app: AppContext, tenant: TenantDb, attempt: AttemptRow, 
   return creds;
 }
 
-function orgSlug(app: AppContext, orgId: string): string {
-  const row = app.platform.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as {
+function orgSlug(ctx: AppContext, orgId: string): string {
+  const row = ctx.platform.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as {
     slug: string;
   } | null;
   return row?.slug ?? orgId;
@@ -261,7 +261,7 @@ export function awaitPaymentStart(
 
 /** What an attempt needs for its provider call: its order, the credentials it was created with. */
 interface PaymentToOpen {
-  app: AppContext;
+  ctx: AppContext;
   tenant: TenantDb;
   attempt: AttemptRow;
   order: OrderRow;
@@ -280,7 +280,7 @@ interface OpenedPayment {
 }
 
 /** The outbox job opening the provider's payment for an attempt. */
-export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContext): Promise<void> {
+export async function startPaymentJob(job: Job, tenant: TenantDb, ctx: AppContext): Promise<void> {
   const { attemptId, returnUrl } = job.payload as StartJobPayload;
   const attempt = findAttempt(tenant, attemptId);
   if (attempt?.status !== "created" || attempt.provider_ref !== null) return;
@@ -288,16 +288,16 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, app: AppContex
   if (order.status === "cancelled") return;
   let opened: OpenedPayment;
   try {
-    const { fields } = credentialsFor(app, tenant, attempt, attempt.method as Task);
+    const { fields } = credentialsFor(ctx, tenant, attempt, attempt.method as Task);
     const description = `Order #${order.number}`;
     opened = await openAtProvider(
-      { app, tenant, attempt, order, fields, now: nowOf(app), description },
+      { ctx, tenant, attempt, order, fields, now: nowOf(ctx), description },
       returnUrl,
     );
   } catch (error) {
-    throw recordStartFailure(app, tenant, attempt, error);
+    throw recordStartFailure(ctx, tenant, attempt, error);
   }
-  storeOpenedPayment(app, tenant, attempt, opened);
+  storeOpenedPayment(ctx, tenant, attempt, opened);
 }
 
 function openAtProvider(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
@@ -311,14 +311,14 @@ function openAtProvider(payment: PaymentToOpen, returnUrl: string | null): Promi
 
 /** A Checkout Session returning to `returnUrl`, else to the order's page on the shop's platform host. */
 async function openStripeSession(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
-  const { app, tenant, attempt, order, now } = payment;
+  const { ctx, tenant, attempt, order, now } = payment;
   // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
   const expiresAt = attempt.expires_at < now + 31 * MINUTE ? now + STRIPE_SESSION_MS : attempt.expires_at;
   const back =
-    returnUrl ?? `https://${orgSlug(app, tenant.orgId)}.${app.config.platformDomain}/orders/${order.id}`;
+    returnUrl ?? `https://${orgSlug(ctx, tenant.orgId)}.${ctx.config.platformDomain}/orders/${order.id}`;
   const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
   const session = await createCheckoutSession(
-    app.config.payments.stripeApiBase,
+    ctx.config.payments.stripeApiBase,
     String(payment.fields.secretKey),
     {
       mode: "payment",
@@ -354,8 +354,8 @@ async function openStripeSession(payment: PaymentToOpen, returnUrl: string | nul
 const mbWayExpiry = ({ attempt, now }: PaymentToOpen) => Math.max(attempt.expires_at, now + MBWAY_WINDOW_MS);
 
 async function openIfthenpayReference(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { app, attempt } = payment;
-  const ref = await createMultibancoReference(app.config.payments.ifthenpayBaseUrl, {
+  const { ctx, attempt } = payment;
+  const ref = await createMultibancoReference(ctx.config.payments.ifthenpayBaseUrl, {
     mbKey: String(payment.fields.mbKey),
     orderId: attempt.provider_ref2!,
     amount: attempt.amount,
@@ -369,8 +369,8 @@ async function openIfthenpayReference(payment: PaymentToOpen): Promise<OpenedPay
 }
 
 async function openIfthenpayMbWay(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { app, attempt, order } = payment;
-  const ref = await createMbWayRequest(app.config.payments.ifthenpayBaseUrl, {
+  const { ctx, attempt, order } = payment;
+  const ref = await createMbWayRequest(ctx.config.payments.ifthenpayBaseUrl, {
     mbWayKey: String(payment.fields.mbWayKey),
     orderId: attempt.provider_ref2!,
     amount: attempt.amount,
@@ -383,10 +383,10 @@ async function openIfthenpayMbWay(payment: PaymentToOpen): Promise<OpenedPayment
 
 /** An Easypay single payment, by Multibanco reference or MB WAY request. */
 async function openEasypaySingle(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { app, attempt, order } = payment;
+  const { ctx, attempt, order } = payment;
   const multibanco = attempt.method === "multibanco";
   const phone = instructionsOf(attempt).phone;
-  const single = await createSingle(app, payment.fields, {
+  const single = await createSingle(ctx, payment.fields, {
     type: "sale",
     key: attempt.id,
     value: attempt.amount / 100,
@@ -416,20 +416,20 @@ async function openEasypaySingle(payment: PaymentToOpen): Promise<OpenedPayment>
  * Keeps a failed start on the attempt (the order then says the payment did not start) and logs
  * what the provider said. Returns the error the outbox retries on.
  */
-function recordStartFailure(app: AppContext, tenant: TenantDb, attempt: AttemptRow, error: unknown): unknown {
+function recordStartFailure(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, error: unknown): unknown {
   const message = error instanceof ProviderError ? error.message : String(error);
-  app.log.warn("payment provider call failed", {
+  ctx.log.warn("payment provider call failed", {
     org: tenant.orgId,
     provider: attempt.provider,
     attempt: attempt.id,
     error: message,
   });
-  noteStartFailure(tenant, attempt.id, message, nowOf(app));
+  noteStartFailure(tenant, attempt.id, message, nowOf(ctx));
   return error instanceof ProviderError ? new Error(message) : error;
 }
 
 /** Stores the opened payment in its own short transaction, unless another run stored one first. */
-function storeOpenedPayment(app: AppContext, tenant: TenantDb, attempt: AttemptRow, opened: OpenedPayment) {
+function storeOpenedPayment(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, opened: OpenedPayment) {
   const instructions = { ...instructionsOf(attempt), ...opened.instructions };
   durably(tenant.sqlite, () => {
     const current = findAttempt(tenant, attempt.id);
@@ -443,13 +443,13 @@ function storeOpenedPayment(app: AppContext, tenant: TenantDb, attempt: AttemptR
         opened.providerRef2 ?? attempt.provider_ref2,
         JSON.stringify(instructions),
         opened.expiresAt ?? attempt.expires_at,
-        nowOf(app),
+        nowOf(ctx),
         attempt.id,
       );
     syncOrderPayments(tenant, attempt.order_id);
     const updated = findAttempt(tenant, attempt.id)!;
-    addRoutes(app, tenant.orgId, updated);
-    noteDeadline(app, tenant.orgId, updated);
+    addRoutes(ctx, tenant.orgId, updated);
+    noteDeadline(ctx, tenant.orgId, updated);
   });
 }
 
@@ -480,9 +480,9 @@ function refundedOf(tenant: TenantDb, attempt: AttemptRow): number {
  * no refund call the service makes: the merchant refunds in Ifthenpay's back office, and the
  * refund is recorded here as a manual one, done at once.
  */
-export function reserveRefund(scope: PaymentScope, request: ProviderRefundRequest): ProviderRefundResult {
-  const { tenant, app } = scope;
-  const now = nowOf(app);
+export function reserveRefund(write: PaymentWrite, request: ProviderRefundRequest): ProviderRefundResult {
+  const { tenant, ctx } = write;
+  const now = nowOf(ctx);
   const candidates = orderAttempts(tenant, request.orderId)
     .filter((a) => a.status === "succeeded")
     .map((a) => ({ attempt: a, left: a.amount - refundedOf(tenant, a) }))
@@ -501,7 +501,7 @@ export function reserveRefund(scope: PaymentScope, request: ProviderRefundReques
   const manual = attempt.provider === "ifthenpay";
   if (!manual)
     resolveCredentials(
-      app,
+      ctx,
       attempt.credential_source === "tenant" ? tenant : null,
       attempt.provider,
       "refunds",
@@ -522,19 +522,19 @@ export function reserveRefund(scope: PaymentScope, request: ProviderRefundReques
       now,
     );
   if (manual) return { status: "succeeded" };
-  scope.afterCommit.await(REFUND_JOB, { refundId: request.refundId });
+  write.afterCommit.await(REFUND_JOB, { refundId: request.refundId });
   return { status: "pending" };
 }
 
 function settleRefund(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   refund: RefundRow,
   providerRefundId: string | null,
   status: string,
   note?: string,
 ) {
-  const now = nowOf(app);
+  const now = nowOf(ctx);
   durably(tenant.sqlite, () => {
     const current = tenant.sqlite
       .query(
@@ -548,16 +548,16 @@ function settleRefund(
 }
 
 /** The outbox job asking the provider for a reserved refund. */
-export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Promise<void> {
+export async function refundJob(job: Job, tenant: TenantDb, ctx: AppContext): Promise<void> {
   const { refundId } = job.payload as { refundId: string };
   const refund = tenant.sqlite
     .query("SELECT * FROM payment_refunds WHERE id = ?")
     .get(refundId) as RefundRow | null;
   if (refund?.status !== "pending" || refund.provider_refund_id !== null) return;
   const attempt = findAttempt(tenant, refund.attempt_id)!;
-  const creds = credentialsFor(app, tenant, attempt, "refunds");
+  const creds = credentialsFor(ctx, tenant, attempt, "refunds");
   const currency = attempt.currency;
-  const fail = (message: string) => settleRefund(app, tenant, refund, null, "failed", message);
+  const fail = (message: string) => settleRefund(ctx, tenant, refund, null, "failed", message);
   try {
     if (attempt.provider === "stripe") {
       if (!attempt.provider_ref2) {
@@ -565,7 +565,7 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
         return;
       }
       const answer = await createStripeRefund(
-        app.config.payments.stripeApiBase,
+        ctx.config.payments.stripeApiBase,
         String(creds.fields.secretKey),
         {
           payment_intent: attempt.provider_ref2,
@@ -581,7 +581,7 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
             ? "failed"
             : "pending";
       settleRefund(
-        app,
+        ctx,
         tenant,
         refund,
         answer.id,
@@ -589,11 +589,11 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
         status === "succeeded" ? `Stripe refunded ${formatAmount(refund.amount, currency)}` : undefined,
       );
     } else {
-      const answer = await createEasypayRefund(app, creds.fields, attempt.provider_ref!, {
+      const answer = await createEasypayRefund(ctx, creds.fields, attempt.provider_ref!, {
         transaction_key: refund.id,
         value: refund.amount / 100,
       });
-      settleRefund(app, tenant, refund, answer.id, "pending");
+      settleRefund(ctx, tenant, refund, answer.id, "pending");
     }
   } catch (error) {
     if (error instanceof ProviderError && error.refused) {
@@ -610,8 +610,8 @@ export async function refundJob(job: Job, tenant: TenantDb, app: AppContext): Pr
 
 export const checkoutPayments: CheckoutPayments = {
   methods: paymentMethods,
-  begin(scope: PaymentScope, order: OrderToPay) {
-    createAttempt(scope, order, order.method);
+  begin(write: PaymentWrite, order: OrderToPay) {
+    createAttempt(write, order, order.method);
   },
   requestProviderRefund: reserveRefund,
 };

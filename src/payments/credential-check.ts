@@ -24,11 +24,11 @@ const CHECKED: Record<Provider, string[]> = {
 };
 
 /** A secret the request keeps (leaves out), decrypted; undefined when none is stored or it cannot be read. */
-function keptSecret(app: AppContext, tenant: TenantDb, provider: Provider, name: string) {
+function keptSecret(ctx: AppContext, tenant: TenantDb, provider: Provider, name: string) {
   const row = configRow(tenant, provider);
   if (!row) return undefined;
   try {
-    return rowFields(app, tenant.orgId, row)[name];
+    return rowFields(ctx, tenant.orgId, row)[name];
   } catch (error) {
     // Saving new values is how a merchant replaces an unreadable secret; its use logs the failure.
     if (error instanceof IntegrationDecryptError) return undefined;
@@ -40,13 +40,13 @@ function keptSecret(app: AppContext, tenant: TenantDb, provider: Provider, name:
  * The credentials the provider's row will hold once `given` is saved, for the fields the check
  * uses; null when there is nothing new to check or not enough to check it with.
  */
-function toCheck(app: AppContext, tenant: TenantDb, provider: Provider, given: Record<string, unknown>) {
+function toCheck(ctx: AppContext, tenant: TenantDb, provider: Provider, given: Record<string, unknown>) {
   if (provider === "stripe") {
     return typeof given.secretKey === "string" ? { secretKey: given.secretKey } : null;
   }
   if (provider !== "easypay" || typeof given.accountId !== "string") return null;
   // Non-secret fields are replaced as given (so accountId is the one sent); an omitted secret is kept.
-  const apiKey = given.apiKey === undefined ? keptSecret(app, tenant, provider, "apiKey") : given.apiKey;
+  const apiKey = given.apiKey === undefined ? keptSecret(ctx, tenant, provider, "apiKey") : given.apiKey;
   if (typeof apiKey !== "string") return null;
   const fields: Fields = {
     accountId: given.accountId,
@@ -62,18 +62,18 @@ function toCheck(app: AppContext, tenant: TenantDb, provider: Provider, given: R
  * Retry-After when it cannot be reached (timeout, network error, 5xx, 429).
  */
 export async function checkWithProvider(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   provider: Provider,
   given: Record<string, unknown>,
 ): Promise<void> {
-  const fields = toCheck(app, tenant, provider, given);
+  const fields = toCheck(ctx, tenant, provider, given);
   if (!fields) return;
   const name = NAMES[provider];
   try {
     if (provider === "stripe")
-      await checkStripeKey(app.config.payments.stripeApiBase, String(fields.secretKey));
-    else await checkEasypayCredentials(app, fields);
+      await checkStripeKey(ctx.config.payments.stripeApiBase, String(fields.secretKey));
+    else await checkEasypayCredentials(ctx, fields);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.refused) {

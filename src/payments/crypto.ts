@@ -38,7 +38,7 @@ export const makeKeyring = (current: Uint8Array, previous: Uint8Array[] = []): K
   makeFor(INTEGRATION_SECRETS, current, previous);
 
 /** The keyring of integration secrets (see `instanceKeyring` for where the key comes from). */
-export const keyringOf = (app: AppContext): Keyring => instanceKeyring(app, INTEGRATION_SECRETS);
+export const keyringOf = (ctx: AppContext): Keyring => instanceKeyring(ctx, INTEGRATION_SECRETS);
 
 type Where = { orgId: string; provider: string; field: string };
 

@@ -1,7 +1,7 @@
 import type { AppContext } from "../app-context.ts";
 import { checkJsonDepth } from "../core/body.ts";
 import { iso } from "../lib/time.ts";
-import { type ProviderCall, providerFetch } from "./http.ts";
+import { type ProviderEndpoint, providerFetch } from "./http.ts";
 import { sameSecret } from "./ifthenpay.ts";
 import type { Fields } from "./integrations.ts";
 import type { PaymentOutcome } from "./reconcile.ts";
@@ -14,15 +14,15 @@ import type { RefundStatus } from "./tables.ts";
 const ORIGINS = { production: "https://api.prod.easypay.pt", sandbox: "https://api.test.easypay.pt" };
 
 /** The API origin: the operator's EASYPAY_BASE_URL, else the tenant's environment's (never a tenant-set URL). */
-function easypayBase(app: AppContext, fields: Fields): string {
+function easypayBase(ctx: AppContext, fields: Fields): string {
   return (
-    app.config.payments.easypayBaseUrl ??
+    ctx.config.payments.easypayBaseUrl ??
     (fields.environment === "sandbox" ? ORIGINS.sandbox : ORIGINS.production)
   );
 }
 
-const call = (app: AppContext, fields: Fields): ProviderCall => ({
-  base: easypayBase(app, fields),
+const endpoint = (ctx: AppContext, fields: Fields): ProviderEndpoint => ({
+  base: easypayBase(ctx, fields),
   headers: { AccountId: String(fields.accountId), ApiKey: String(fields.apiKey) },
   timeoutMs: 5_000,
 });
@@ -87,23 +87,27 @@ export function parseEasypayTime(text: string | undefined): number | null {
 }
 
 export async function fetchSingle(
-  app: AppContext,
+  ctx: AppContext,
   fields: Fields,
   paymentId: string,
 ): Promise<EasypaySingle> {
   return (await providerFetch(
-    call(app, fields),
+    endpoint(ctx, fields),
     "GET",
     `/2.0/single/${encodeURIComponent(paymentId)}`,
   )) as EasypaySingle;
 }
 
 export async function fetchRefund(
-  app: AppContext,
+  ctx: AppContext,
   fields: Fields,
   refundId: string,
 ): Promise<{ id: string; status: string; value?: number }> {
-  return (await providerFetch(call(app, fields), "GET", `/2.0/refund/${encodeURIComponent(refundId)}`)) as {
+  return (await providerFetch(
+    endpoint(ctx, fields),
+    "GET",
+    `/2.0/refund/${encodeURIComponent(refundId)}`,
+  )) as {
     id: string;
     status: string;
     value?: number;
@@ -114,27 +118,29 @@ export async function fetchRefund(
  * Checks an account's credentials with the cheapest authenticated call Easypay documents (one page
  * of one payment from its payments report). Easypay answers 403 to unknown or blocked credentials.
  */
-export async function checkEasypayCredentials(app: AppContext, fields: Fields): Promise<void> {
-  await providerFetch(call(app, fields), "GET", "/2.0/single?page=1&records_per_page=1");
+export async function checkEasypayCredentials(ctx: AppContext, fields: Fields): Promise<void> {
+  await providerFetch(endpoint(ctx, fields), "GET", "/2.0/single?page=1&records_per_page=1");
 }
 
 export async function createSingle(
-  app: AppContext,
+  ctx: AppContext,
   fields: Fields,
   body: Record<string, unknown>,
 ): Promise<EasypaySingle & { status?: string }> {
-  return (await providerFetch(call(app, fields), "POST", "/2.0/single", { json: body })) as EasypaySingle & {
+  return (await providerFetch(endpoint(ctx, fields), "POST", "/2.0/single", {
+    json: body,
+  })) as EasypaySingle & {
     status?: string;
   };
 }
 
 export async function createEasypayRefund(
-  app: AppContext,
+  ctx: AppContext,
   fields: Fields,
   paymentId: string,
   body: { transaction_key: string; value: number },
 ): Promise<{ id: string; status?: string }> {
-  return (await providerFetch(call(app, fields), "POST", `/2.0/refund/${encodeURIComponent(paymentId)}`, {
+  return (await providerFetch(endpoint(ctx, fields), "POST", `/2.0/refund/${encodeURIComponent(paymentId)}`, {
     json: body,
   })) as { id: string; status?: string };
 }

@@ -2,7 +2,8 @@
 // provider refusing the request (4xx: the same call would be refused again) and the provider being
 // unavailable (network error, timeout, 5xx, 429: worth retrying). Nothing secret is put in messages.
 
-export interface ProviderCall {
+/** Where and how to reach one provider's API: its base URL, the headers every call sends, the timeout. */
+export interface ProviderEndpoint {
   base: string;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -22,12 +23,12 @@ export class ProviderError extends Error {
 }
 
 export async function providerFetch(
-  call: ProviderCall,
+  endpoint: ProviderEndpoint,
   method: "GET" | "POST",
   path: string,
   body?: { json?: unknown; form?: string },
 ): Promise<unknown> {
-  const headers: Record<string, string> = { accept: "application/json", ...call.headers };
+  const headers: Record<string, string> = { accept: "application/json", ...endpoint.headers };
   let payload: string | undefined;
   if (body?.json !== undefined) {
     headers["content-type"] = "application/json";
@@ -36,14 +37,14 @@ export async function providerFetch(
     headers["content-type"] = "application/x-www-form-urlencoded";
     payload = body.form;
   }
-  const where = `${method} ${new URL(path, call.base).pathname}`;
+  const where = `${method} ${new URL(path, endpoint.base).pathname}`;
   let response: Response;
   try {
-    response = await fetch(new URL(path, call.base), {
+    response = await fetch(new URL(path, endpoint.base), {
       method,
       headers,
       body: payload,
-      signal: AbortSignal.timeout(call.timeoutMs),
+      signal: AbortSignal.timeout(endpoint.timeoutMs),
       redirect: "error",
     });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AttemptRow } from "./attempts.ts";
-import { type ProviderCall, ProviderError, providerFetch } from "./http.ts";
+import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
 import type { PaymentOutcome } from "./reconcile.ts";
 
 // Ifthenpay: Multibanco references and MB WAY requests, and the callback Ifthenpay sends (a GET
@@ -71,7 +71,7 @@ export function readIfthenpayCallback(c: IfthenpayCallback, attempt: AttemptRow 
 
 // ---------------------------------------------------------------- API calls
 
-const call = (base: string): ProviderCall => ({ base, headers: {}, timeoutMs: 10_000 });
+const endpoint = (base: string): ProviderEndpoint => ({ base, headers: {}, timeoutMs: 10_000 });
 
 interface MultibancoReference {
   requestId: string;
@@ -83,7 +83,7 @@ export async function createMultibancoReference(
   base: string,
   input: { mbKey: string; orderId: string; amount: number; description: string; expiryDays: number },
 ): Promise<MultibancoReference> {
-  const answer = (await providerFetch(call(base), "POST", "/multibanco/reference/init", {
+  const answer = (await providerFetch(endpoint(base), "POST", "/multibanco/reference/init", {
     json: {
       mbKey: input.mbKey,
       orderId: input.orderId,
@@ -113,7 +113,7 @@ export async function createMbWayRequest(
     description: string;
   },
 ): Promise<{ requestId: string }> {
-  const answer = (await providerFetch(call(base), "POST", "/spg/payment/mbway", {
+  const answer = (await providerFetch(endpoint(base), "POST", "/spg/payment/mbway", {
     json: {
       mbWayKey: input.mbWayKey,
       orderId: input.orderId,

@@ -40,10 +40,10 @@ export function configRow(tenant: TenantDb, provider: Provider): ConfigRow | nul
 }
 
 /** The environment's values for a provider (non-secret defaults included); unset variables absent. */
-function environmentFields(app: AppContext, provider: Provider): Fields {
+function environmentFields(ctx: AppContext, provider: Provider): Fields {
   const fields: Fields = {};
   for (const spec of FIELDS[provider]) {
-    const value = spec.env && app.config.payments.credentials[spec.env];
+    const value = spec.env && ctx.config.payments.credentials[spec.env];
     if (value !== undefined) fields[spec.name] = value;
     else if (spec.fallback !== undefined) fields[spec.name] = spec.fallback;
   }
@@ -51,11 +51,11 @@ function environmentFields(app: AppContext, provider: Provider): Fields {
 }
 
 /** A row's settings and decrypted secrets, defaults filled in. Throws IntegrationDecryptError. */
-export function rowFields(app: AppContext, orgId: string, row: ConfigRow): Fields {
+export function rowFields(ctx: AppContext, orgId: string, row: ConfigRow): Fields {
   const fields: Fields = {};
   const settings = parseJsonOrNull<Fields>(row.settings) ?? {};
   const secrets = parseJsonOrNull<Record<string, string>>(row.secrets) ?? {};
-  const ring = keyringOf(app);
+  const ring = keyringOf(ctx);
   for (const spec of FIELDS[row.provider]) {
     if (spec.secret) {
       const stored = secrets[spec.name];
@@ -79,7 +79,7 @@ function notConfigured(provider: Provider, task: Task): ApiError {
  * decrypt (logged with org and provider, never the value).
  */
 export function resolveCredentials(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb | null,
   provider: Provider,
   task: Task,
@@ -89,16 +89,16 @@ export function resolveCredentials(
   if (tenant && row) {
     let fields: Fields;
     try {
-      fields = rowFields(app, tenant.orgId, row);
+      fields = rowFields(ctx, tenant.orgId, row);
     } catch (error) {
       if (!(error instanceof IntegrationDecryptError)) throw error;
-      app.log.error("INTEGRATION_DECRYPT_FAILED", { org: tenant.orgId, provider, field: error.field });
+      ctx.log.error("INTEGRATION_DECRYPT_FAILED", { org: tenant.orgId, provider, field: error.field });
       throw new ApiError("INTERNAL", "Internal error");
     }
     if (!hasAll(fields, needed)) throw notConfigured(provider, task);
     return { source: "tenant", fields };
   }
-  const fields = environmentFields(app, provider);
+  const fields = environmentFields(ctx, provider);
   if (!hasAll(fields, needed)) throw notConfigured(provider, task);
   return { source: "environment", fields };
 }
@@ -109,7 +109,7 @@ export function resolveCredentials(
  * tenant's row is disabled.
  */
 export function offerableSource(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   provider: Provider,
   task: Task,
@@ -124,7 +124,7 @@ export function offerableSource(
     };
     return hasAll(present, needed) ? "tenant" : null;
   }
-  return hasAll(environmentFields(app, provider), needed) ? "environment" : null;
+  return hasAll(environmentFields(ctx, provider), needed) ? "environment" : null;
 }
 
 // ---------------------------------------------------------------- the admin view
@@ -141,16 +141,16 @@ interface IntegrationEntry {
   updatedAt: string | null;
 }
 
-const webhookUrl = (app: AppContext, provider: Provider, orgId: string) =>
-  `${app.config.checkoutUrl}/api/webhooks/${provider}/${orgId}`;
+const webhookUrl = (ctx: AppContext, provider: Provider, orgId: string) =>
+  `${ctx.config.checkoutUrl}/api/webhooks/${provider}/${orgId}`;
 
 const last4 = (value: string) => value.slice(-4);
 
 /** The entry the admin routes show: secrets only as set/unset with their last four characters. */
-export function integrationEntry(app: AppContext, tenant: TenantDb, provider: Provider): IntegrationEntry {
+export function integrationEntry(ctx: AppContext, tenant: TenantDb, provider: Provider): IntegrationEntry {
   const row = configRow(tenant, provider);
   const specs = FIELDS[provider];
-  const base = { provider, webhookUrl: webhookUrl(app, provider, tenant.orgId) };
+  const base = { provider, webhookUrl: webhookUrl(ctx, provider, tenant.orgId) };
   if (row) {
     const settings = parseJsonOrNull<Fields>(row.settings) ?? {};
     const stored = parseJsonOrNull<Record<string, string>>(row.secrets) ?? {};
@@ -164,11 +164,11 @@ export function integrationEntry(app: AppContext, tenant: TenantDb, provider: Pr
       let shown: string | null = null;
       try {
         shown = last4(
-          decryptSecret(keyringOf(app), { orgId: tenant.orgId, provider, field: spec.name }, cipher),
+          decryptSecret(keyringOf(ctx), { orgId: tenant.orgId, provider, field: spec.name }, cipher),
         );
       } catch (error) {
         if (!(error instanceof IntegrationDecryptError)) throw error;
-        app.log.error("INTEGRATION_DECRYPT_FAILED", { org: tenant.orgId, provider, field: spec.name });
+        ctx.log.error("INTEGRATION_DECRYPT_FAILED", { org: tenant.orgId, provider, field: spec.name });
       }
       secrets[spec.name] = { set: true, last4: shown };
     }
@@ -186,8 +186,8 @@ export function integrationEntry(app: AppContext, tenant: TenantDb, provider: Pr
       updatedAt: isoOrNull(row.updated_at),
     };
   }
-  const env = environmentFields(app, provider);
-  const anyEnv = specs.some((spec) => spec.env && app.config.payments.credentials[spec.env] !== undefined);
+  const env = environmentFields(ctx, provider);
+  const anyEnv = specs.some((spec) => spec.env && ctx.config.payments.credentials[spec.env] !== undefined);
   const settings: Fields = {};
   const secrets: Record<string, SecretView> = {};
   for (const spec of specs) {
@@ -244,7 +244,7 @@ export function checkFields(provider: Provider, fields: Record<string, unknown>)
  * of different modes, storing nothing. Returns whether the row was created.
  */
 export function putIntegration(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   provider: Provider,
   input: PutIntegrationInput,
@@ -255,7 +255,7 @@ export function putIntegration(
   const specs = new Map(FIELDS[provider].map((spec) => [spec.name, spec]));
 
   const row = configRow(tenant, provider);
-  const ring = keyringOf(app);
+  const ring = keyringOf(ctx);
   const stored = row ? (parseJsonOrNull<Record<string, string>>(row.secrets) ?? {}) : {};
   const secrets: Record<string, string> = {};
   const settings: Fields = {};
@@ -308,8 +308,8 @@ export function deleteIntegration(tenant: TenantDb, provider: Provider): boolean
 }
 
 /** Re-encrypts every stored secret of the tenant under the current key; returns the counts. */
-export function rekeyTenant(app: AppContext, tenant: TenantDb): { values: number; rekeyed: number } {
-  const ring = keyringOf(app);
+export function rekeyTenant(ctx: AppContext, tenant: TenantDb): { values: number; rekeyed: number } {
+  const ring = keyringOf(ctx);
   let values = 0;
   let rekeyed = 0;
   const rows = tenant.sqlite.query("SELECT * FROM integration_configs").all() as ConfigRow[];

@@ -66,21 +66,21 @@ export type ReconcileResult = { outcome: EventOutcome | "duplicate"; reason?: st
 const TERMINAL_FOR_FAILURE = new Set(["succeeded", "mismatch", "failed", "expired"]);
 
 /** Applies a verified notification to a tenant, once per (provider, event id), in its own durable transaction. */
-export function reconcile(app: AppContext, tenant: TenantDb, n: Notification): ReconcileResult {
-  const result = durably(tenant.sqlite, () => reconcileInTransaction(app, tenant, n));
+export function reconcile(ctx: AppContext, tenant: TenantDb, n: Notification): ReconcileResult {
+  const result = durably(tenant.sqlite, () => reconcileInTransaction(ctx, tenant, n));
   if (result.outcome !== "duplicate" && result.outcome !== "ignored") tenantWritten(tenant);
   return result;
 }
 
 /** The same, inside the caller's transaction (an operation's write). */
-export function reconcileInTransaction(app: AppContext, tenant: TenantDb, n: Notification): ReconcileResult {
-  const now = nowOf(app);
+export function reconcileInTransaction(ctx: AppContext, tenant: TenantDb, n: Notification): ReconcileResult {
+  const now = nowOf(ctx);
   const seen = tenant.sqlite
     .query("SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?")
     .get(n.provider, n.eventId);
   if (seen) return { outcome: "duplicate" };
   const attempt = n.find(tenant);
-  const decided = decide(app, tenant, n, attempt, now);
+  const decided = decide(ctx, tenant, n, attempt, now);
   tenant.sqlite
     .query(
       `INSERT INTO payment_events (provider, event_id, kind, attempt_id, order_id, outcome, reason, payload_sha256, received_at)
@@ -101,7 +101,7 @@ export function reconcileInTransaction(app: AppContext, tenant: TenantDb, n: Not
 }
 
 function decide(
-  app: AppContext,
+  ctx: AppContext,
   tenant: TenantDb,
   n: Notification,
   attempt: AttemptRow | null,
@@ -117,7 +117,7 @@ function decide(
   if (n.ref2 && attempt.provider_ref2 === null) {
     tenant.sqlite.query("UPDATE payment_attempts SET provider_ref2 = ? WHERE id = ?").run(n.ref2, attempt.id);
     // A reference learnt from the notification (Stripe's payment intent) routes `_` notifications too.
-    addRoutes(app, tenant.orgId, { ...attempt, provider_ref2: n.ref2 });
+    addRoutes(ctx, tenant.orgId, { ...attempt, provider_ref2: n.ref2 });
   }
   const applied = applyOutcome(tenant, n.provider, outcome, attempt, now);
   if (applied.outcome !== "ignored" && applied.outcome !== "stale") {
@@ -327,50 +327,56 @@ function syncRefund(
   provider: Provider,
   now: number,
 ): void {
-  const db = tenant.sqlite;
+  const sqlite = tenant.sqlite;
   const existing = (
     report.refundId
-      ? db
+      ? sqlite
           .query("SELECT id FROM payment_refunds WHERE id = ? AND attempt_id = ?")
           .get(report.refundId, attempt.id)
       : null
   ) as { id: string } | null;
-  const byProvider = db
+  const byProvider = sqlite
     .query("SELECT id FROM payment_refunds WHERE provider_refund_id = ?")
     .get(report.providerRefundId) as { id: string } | null;
   const id = existing?.id ?? byProvider?.id;
   if (id) {
-    db.query(
-      "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = ?, updated_at = ? WHERE id = ?",
-    ).run(report.providerRefundId, report.status, now, id);
-    db.query("UPDATE refunds SET status = ? WHERE id = ?").run(report.status, id);
+    sqlite
+      .query(
+        "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(report.providerRefundId, report.status, now, id);
+    sqlite.query("UPDATE refunds SET status = ? WHERE id = ?").run(report.status, id);
     return;
   }
   if (report.amount <= 0) return;
   const refundId = newId("ref");
-  db.query(
-    `INSERT INTO payment_refunds (id, order_id, attempt_id, provider_refund_id, amount, status, source, created_at, updated_at)
+  sqlite
+    .query(
+      `INSERT INTO payment_refunds (id, order_id, attempt_id, provider_refund_id, amount, status, source, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 'provider', ?, ?)`,
-  ).run(
-    refundId,
-    attempt.order_id,
-    attempt.id,
-    report.providerRefundId,
-    report.amount,
-    report.status,
-    now,
-    now,
-  );
-  db.query(
-    "INSERT INTO refunds (id, order_id, amount, reason, status, restock, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)",
-  ).run(
-    refundId,
-    attempt.order_id,
-    report.amount,
-    `${STRIPE_REFUND_REASON} (${provider})`,
-    report.status,
-    now,
-  );
+    )
+    .run(
+      refundId,
+      attempt.order_id,
+      attempt.id,
+      report.providerRefundId,
+      report.amount,
+      report.status,
+      now,
+      now,
+    );
+  sqlite
+    .query(
+      "INSERT INTO refunds (id, order_id, amount, reason, status, restock, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)",
+    )
+    .run(
+      refundId,
+      attempt.order_id,
+      report.amount,
+      `${STRIPE_REFUND_REASON} (${provider})`,
+      report.status,
+      now,
+    );
 }
 
 /**

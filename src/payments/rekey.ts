@@ -9,13 +9,13 @@ import { rekeyTenant } from "./integrations.ts";
  * can be removed.
  */
 export async function rekeyIntegrations(
-  app: AppContext,
+  ctx: AppContext,
   orgIds: string[],
 ): Promise<{ tenants: number; values: number; rekeyed: number; kid: string }> {
-  const totals = { tenants: 0, values: 0, rekeyed: 0, kid: keyringOf(app).current.kid };
+  const totals = { tenants: 0, values: 0, rekeyed: 0, kid: keyringOf(ctx).current.kid };
   for (const orgId of orgIds) {
-    const counts = await app.tenants.with(orgId, (tenant) =>
-      immediately(tenant.sqlite, () => rekeyTenant(app, tenant)),
+    const counts = await ctx.tenants.with(orgId, (tenant) =>
+      immediately(tenant.sqlite, () => rekeyTenant(ctx, tenant)),
     );
     totals.tenants++;
     totals.values += counts.values;

@@ -89,8 +89,8 @@ function knownProvider(name: string): Provider {
 }
 
 /** Dashboard users need the owner or admin role; API keys and agents are authorized by their scope. */
-function requireIntegrationManager(app: AppContext, caller: Caller): void {
-  if (caller.type === "session" && caller.userId) requireManager(app.platform, caller.orgId, caller.userId);
+function requireIntegrationManager(ctx: AppContext, caller: Caller): void {
+  if (caller.type === "session" && caller.userId) requireManager(ctx.platform, caller.orgId, caller.userId);
 }
 
 const listIntegrationsOp = defineOperation({
@@ -103,9 +103,9 @@ const listIntegrationsOp = defineOperation({
   access: "admin",
   agent: false,
   response: Type.Array(Integration),
-  handler: ({ app, tenant, caller }) => {
-    requireIntegrationManager(app, caller);
-    return PROVIDERS.map((provider) => integrationEntry(app, tenant, provider));
+  handler: ({ ctx, tenant, caller }) => {
+    requireIntegrationManager(ctx, caller);
+    return PROVIDERS.map((provider) => integrationEntry(ctx, tenant, provider));
   },
 });
 
@@ -121,9 +121,9 @@ const getIntegrationOp = defineOperation({
   agent: false,
   params: ProviderParams,
   response: Integration,
-  handler: ({ app, tenant, caller, params }) => {
-    requireIntegrationManager(app, caller);
-    return integrationEntry(app, tenant, knownProvider(params.provider));
+  handler: ({ ctx, tenant, caller, params }) => {
+    requireIntegrationManager(ctx, caller);
+    return integrationEntry(ctx, tenant, knownProvider(params.provider));
   },
 });
 
@@ -151,16 +151,16 @@ const putIntegrationOp = defineOperation({
   body: PutIntegrationBody,
   response: Integration,
   // Outside the transaction: who may, which provider, the fields' rules, then the provider's verdict.
-  prepare: async ({ app, tenant, caller, params, body }) => {
-    requireIntegrationManager(app, caller);
+  prepare: async ({ ctx, tenant, caller, params, body }) => {
+    requireIntegrationManager(ctx, caller);
     const provider = knownProvider(params.provider);
     checkFields(provider, body.fields);
-    await checkWithProvider(app, tenant, provider, body.fields);
+    await checkWithProvider(ctx, tenant, provider, body.fields);
     return provider;
   },
-  handler: ({ app, tenant, caller, body, prepared: provider }) => {
-    const { created } = putIntegration(app, tenant, provider, body, caller.id, nowOf(app));
-    return new Reply(integrationEntry(app, tenant, provider), { status: created ? 201 : 200 });
+  handler: ({ ctx, tenant, caller, body, prepared: provider }) => {
+    const { created } = putIntegration(ctx, tenant, provider, body, caller.id, nowOf(ctx));
+    return new Reply(integrationEntry(ctx, tenant, provider), { status: created ? 201 : 200 });
   },
 });
 
@@ -177,8 +177,8 @@ const deleteIntegrationOp = defineOperation({
   durable: true,
   status: 204,
   params: ProviderParams,
-  handler: ({ app, tenant, caller, params }) => {
-    requireIntegrationManager(app, caller);
+  handler: ({ ctx, tenant, caller, params }) => {
+    requireIntegrationManager(ctx, caller);
     if (!deleteIntegration(tenant, knownProvider(params.provider))) throw notFound("Integration");
     return undefined;
   },
@@ -199,9 +199,9 @@ const listPaymentMethodsOp = defineOperation({
   autoGrant: true,
   params: CartParams,
   response: Type.Array(PaymentMethod),
-  handler: ({ app, tenant, params }) => {
+  handler: ({ ctx, tenant, params }) => {
     const state = readPricedCart(tenant, params.id);
-    return paymentMethods(tenant, app, {
+    return paymentMethods(tenant, ctx, {
       store: state.store,
       currency: state.cart.currency,
       total: state.priced.totals.total,
@@ -233,9 +233,9 @@ const retryPaymentOp = defineOperation({
   query: GetOrderQuery,
   body: RetryPaymentBody,
   response: Order,
-  handler: (ctx) => {
-    const { tenant, app, params, query, body } = ctx;
-    const row = findReadableOrder(tenant, ctx.caller, params.id, query.token, () => ctx.customer);
+  handler: (call) => {
+    const { tenant, ctx, params, query, body } = call;
+    const row = findReadableOrder(tenant, call.caller, params.id, query.token, () => call.customer);
     const method = parseJsonOrNull<{ id: string; provider: string; type: string }>(row.payment_method);
     const state = `${row.status} / ${row.payment_status}`;
     if (!method || method.provider === "manual") {
@@ -246,10 +246,10 @@ const retryPaymentOp = defineOperation({
     }
     if (!canRetryPayment(row))
       throw new ApiError("CONFLICT", `Cannot retry the payment: the order is ${state}`);
-    if (body.returnUrl !== undefined) assertShopReturnUrl(app, tenant, body.returnUrl);
+    if (body.returnUrl !== undefined) assertShopReturnUrl(ctx, tenant, body.returnUrl);
     const latest = orderAttempts(tenant, row.id).at(-1);
     if (latest && latest.status === "created" && latest.provider_ref === null) {
-      awaitPaymentStart(ctx.afterCommit, latest.id, body.returnUrl ?? null);
+      awaitPaymentStart(call.afterCommit, latest.id, body.returnUrl ?? null);
     } else {
       const offer: PaymentMethodOffer = {
         id: method.id,
@@ -260,7 +260,7 @@ const retryPaymentOp = defineOperation({
         requires: [],
       };
       createAttempt(
-        { tenant, app, afterCommit: ctx.afterCommit },
+        { tenant, ctx, afterCommit: call.afterCommit },
         {
           orderId: row.id,
           total: row.total,
@@ -305,9 +305,9 @@ const confirmPaymentOp = defineOperation({
   query: GetOrderQuery,
   body: ConfirmBody,
   response: Order,
-  prepare: async (ctx) => {
-    const { tenant, app, params, query, body } = ctx;
-    const row = findReadableOrder(tenant, ctx.caller, params.id, query.token, () => ctx.customer);
+  prepare: async (call) => {
+    const { tenant, ctx, params, query, body } = call;
+    const row = findReadableOrder(tenant, call.caller, params.id, query.token, () => call.customer);
     const attempt = attemptByRef(tenant, "stripe", body.sessionId);
     if (!attempt || attempt.order_id !== row.id) {
       throw new ApiError("UNPROCESSABLE", "This Checkout Session is not a payment of this order", [
@@ -315,14 +315,14 @@ const confirmPaymentOp = defineOperation({
       ]);
     }
     const creds = resolveCredentials(
-      app,
+      ctx,
       attempt.credential_source === "tenant" ? tenant : null,
       "stripe",
       "refunds",
     );
     try {
       const session = await retrieveCheckoutSession(
-        app.config.payments.stripeApiBase,
+        ctx.config.payments.stripeApiBase,
         String(creds.fields.secretKey),
         body.sessionId,
       );
@@ -339,19 +339,19 @@ const confirmPaymentOp = defineOperation({
       throw error;
     }
   },
-  handler: (ctx) => {
-    const { tenant, app, params } = ctx;
-    const { attemptId, source, session } = ctx.prepared;
+  handler: (call) => {
+    const { tenant, ctx, params } = call;
+    const { attemptId, source, session } = call.prepared;
     const paid = session.payment_status === "paid";
     const processing = session.payment_status === "unpaid" && session.status === "complete";
     if (paid || processing) {
-      reconcileInTransaction(app, tenant, {
+      reconcileInTransaction(ctx, tenant, {
         provider: "stripe",
         eventId: `return:${session.id}${paid ? "" : ":unpaid"}`,
         kind: "return confirmation",
         payloadSha256: "",
         source,
-        find: (t) => findAttempt(t, attemptId),
+        find: (tenant) => findAttempt(tenant, attemptId),
         orgId: session.metadata?.orgId,
         ref2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
         outcome: paid
@@ -390,7 +390,7 @@ interface WebhookRoute {
   query: TObject;
   errors: ErrorCode[];
   checkoutSecret?: "required" | "optional";
-  verify(app: AppContext, delivery: Delivery, requestId: string): Promise<Verified>;
+  verify(ctx: AppContext, delivery: Delivery, requestId: string): Promise<Verified>;
 }
 
 /**
@@ -407,14 +407,14 @@ function webhookOperation(method: "GET" | "POST", route: WebhookRoute): Operatio
     agent: false,
     durable: true,
     response: WebhookAnswer,
-    prepare: (ctx) => {
-      const { org: queryOrg, ...query } = ctx.query as Record<string, string | undefined>;
-      const params = ctx.params as { provider: string; org?: string };
+    prepare: (call) => {
+      const { org: queryOrg, ...query } = call.query as Record<string, string | undefined>;
+      const params = call.params as { provider: string; org?: string };
       const delivery = { method, provider: params.provider, org: params.org ?? queryOrg, query };
-      return verify(ctx.app, { ...delivery, headers: ctx.headers, body: ctx.rawBody }, ctx.requestId);
+      return verify(call.ctx, { ...delivery, headers: call.headers, body: call.rawBody }, call.requestId);
     },
     tenantOf: (_input, verified) => tenantOfVerified(verified),
-    handler: (ctx) => settle(ctx, ctx.prepared),
+    handler: (call) => settle(call, call.prepared),
   });
 }
 

@@ -20,21 +20,21 @@ interface PaymentsState {
 
 const states = new WeakMap<AppContext, PaymentsState>();
 
-export function paymentsState(app: AppContext): PaymentsState {
-  let state = states.get(app);
+export function paymentsState(ctx: AppContext): PaymentsState {
+  let state = states.get(ctx);
   if (!state) {
     state = {
       now: () => Date.now(),
-      limiter: new RateLimiter(app.config.payments.webhookRateLimitPerMin, 60_000),
+      limiter: new RateLimiter(ctx.config.payments.webhookRateLimitPerMin, 60_000),
     };
-    states.set(app, state);
+    states.set(ctx, state);
   }
   return state;
 }
 
 /** Replaces the payments clock of a service (tests). */
-export function setPaymentsClock(app: AppContext, now: () => number): void {
-  paymentsState(app).now = now;
+export function setPaymentsClock(ctx: AppContext, now: () => number): void {
+  paymentsState(ctx).now = now;
 }
 
-export const nowOf = (app: AppContext) => paymentsState(app).now();
+export const nowOf = (ctx: AppContext) => paymentsState(ctx).now();

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt } from "./attempts.ts";
-import { type ProviderCall, providerFetch } from "./http.ts";
+import { type ProviderEndpoint, providerFetch } from "./http.ts";
 import type { PaymentOutcome, RefundReport } from "./reconcile.ts";
 import type { RefundStatus } from "./tables.ts";
 
@@ -217,7 +217,7 @@ function formEncode(params: Record<string, unknown>, prefix = ""): string[] {
   return out;
 }
 
-function stripeCall(base: string, secretKey: string, idempotencyKey?: string): ProviderCall {
+function stripeCall(base: string, secretKey: string, idempotencyKey?: string): ProviderEndpoint {
   return {
     base,
     headers: {

@@ -28,24 +28,24 @@ interface SweepResult {
 }
 
 async function sweepAttempt(
-  app: AppContext,
+  ctx: AppContext,
   orgId: string,
   attempt: AttemptRow,
   result: SweepResult,
 ): Promise<void> {
-  const tenant = app.tenants.acquire(orgId);
+  const tenant = ctx.tenants.acquire(orgId);
   try {
     let outcome: PaymentOutcome = { kind: "EXPIRED", reason: "sweep" };
     let eventId = `sweep:${attempt.id}`;
     if (attempt.provider === "easypay" && attempt.provider_ref) {
       try {
         const creds = resolveCredentials(
-          app,
+          ctx,
           attempt.credential_source === "tenant" ? tenant : null,
           "easypay",
           "webhooks",
         );
-        const single = await fetchSingle(app, creds.fields, attempt.provider_ref);
+        const single = await fetchSingle(ctx, creds.fields, attempt.provider_ref);
         const fetched = singleOutcome(single, attempt);
         if (fetched && fetched.kind !== "AUTHORIZED") {
           outcome = fetched;
@@ -53,7 +53,7 @@ async function sweepAttempt(
         }
       } catch (error) {
         // Easypay could not say: the attempt waits for the next round.
-        app.log.warn("payment sweep: easypay re-fetch failed", {
+        ctx.log.warn("payment sweep: easypay re-fetch failed", {
           org: orgId,
           attempt: attempt.id,
           error: error instanceof Error ? error.message : String(error),
@@ -62,13 +62,13 @@ async function sweepAttempt(
         return;
       }
     }
-    const applied = reconcile(app, tenant, {
+    const applied = reconcile(ctx, tenant, {
       provider: attempt.provider,
       eventId,
       kind: "sweep",
       payloadSha256: "",
       source: attempt.credential_source,
-      find: (t) => findAttempt(t, attempt.id),
+      find: (tenant) => findAttempt(tenant, attempt.id),
       outcome,
     });
     if (applied.outcome === "applied" || applied.outcome === "flagged") {
@@ -76,40 +76,40 @@ async function sweepAttempt(
       else result.expired++;
     }
   } finally {
-    app.tenants.release(tenant);
+    ctx.tenants.release(tenant);
   }
 }
 
 /** One round of the sweep at the payments clock's now. */
-export async function sweepPayments(app: AppContext): Promise<SweepResult> {
+export async function sweepPayments(ctx: AppContext): Promise<SweepResult> {
   const result: SweepResult = { expired: 0, paid: 0, skipped: 0 };
-  const now = nowOf(app);
-  for (const orgId of dueOrganizations(app, now)) {
-    const overdue = app.tenants.with(orgId, (tenant) => overdueAttempts(tenant, now));
-    for (const attempt of await overdue) await sweepAttempt(app, orgId, attempt, result);
+  const now = nowOf(ctx);
+  for (const orgId of dueOrganizations(ctx, now)) {
+    const overdue = ctx.tenants.with(orgId, (tenant) => overdueAttempts(tenant, now));
+    for (const attempt of await overdue) await sweepAttempt(ctx, orgId, attempt, result);
     // Read and stored inside a write transaction of the tenant: an attempt created meanwhile (which
     // lowers the deadline inside its own transaction) is either seen here or lowers it afterwards.
     // An attempt skipped this round (its provider could not be asked) is still overdue, so the next
     // round, whenever it runs, looks at it again.
-    await app.tenants.with(orgId, (tenant) =>
-      immediately(tenant.sqlite, () => storeDeadline(app, orgId, nextDeadline(tenant))),
+    await ctx.tenants.with(orgId, (tenant) =>
+      immediately(tenant.sqlite, () => storeDeadline(ctx, orgId, nextDeadline(tenant))),
     );
   }
   return result;
 }
 
 /** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S until {@link stopPaymentSweep}. */
-export function startPaymentSweep(app: AppContext): void {
-  const state = paymentsState(app);
+export function startPaymentSweep(ctx: AppContext): void {
+  const state = paymentsState(ctx);
   if (state.sweepTimer) return;
   const tick = () => {
     if (state.sweeping) return;
-    state.sweeping = sweepPayments(app)
+    state.sweeping = sweepPayments(ctx)
       .catch((error) => {
         // A round cut short by the shutdown (its databases closed) is not worth a log line; failing
         // storage is told once by its episode, and the next round tries again.
-        if (state.sweepTimer && !app.storage.failure(error))
-          app.log.error("payment sweep failed", {
+        if (state.sweepTimer && !ctx.storage.failure(error))
+          ctx.log.error("payment sweep failed", {
             error: error instanceof Error ? error.message : String(error),
           });
       })
@@ -117,13 +117,13 @@ export function startPaymentSweep(app: AppContext): void {
         state.sweeping = undefined;
       });
   };
-  state.sweepTimer = setInterval(tick, app.config.payments.sweepIntervalS * 1000);
+  state.sweepTimer = setInterval(tick, ctx.config.payments.sweepIntervalS * 1000);
   state.sweepTimer.unref?.();
 }
 
 /** Stops the timer; a round in progress finishes (or fails quietly once the databases close). */
-export function stopPaymentSweep(app: AppContext): void {
-  const state = paymentsState(app);
+export function stopPaymentSweep(ctx: AppContext): void {
+  const state = paymentsState(ctx);
   clearInterval(state.sweepTimer);
   state.sweepTimer = undefined;
 }

@@ -119,8 +119,8 @@ function knownProvider(provider: string): Provider {
   return provider;
 }
 
-function existingOrg(app: AppContext, org: string): string {
-  if (org !== "_" && !organizationExists(app.platform, org)) throw notFound("Organization");
+function existingOrg(ctx: AppContext, org: string): string {
+  if (org !== "_" && !organizationExists(ctx.platform, org)) throw notFound("Organization");
   return org;
 }
 
@@ -139,8 +139,8 @@ const readiness = (d: Delivery): Verified => ({
 });
 
 /** `CHECKOUT_API_SECRET` unset → 503 (fail closed); missing or wrong header → 401. SHA-256 then constant time; no trimming. */
-function checkSharedSecret(app: AppContext, given: string | null): void {
-  const secret = app.config.checkoutApiSecret;
+function checkSharedSecret(ctx: AppContext, given: string | null): void {
+  const secret = ctx.config.checkoutApiSecret;
   if (!secret) throw disabled();
   if (given === null || !sameSecret(given, secret)) {
     throw new ApiError("UNAUTHORIZED", "Missing or invalid x-checkout-secret");
@@ -148,13 +148,13 @@ function checkSharedSecret(app: AppContext, given: string | null): void {
 }
 
 /** The credentials that apply to `org` (the environment's for `_`), read with a short lease of its file. */
-function credentials(app: AppContext, org: string, provider: Provider): Credentials {
-  if (org === "_") return resolveCredentials(app, null, provider, "webhooks");
-  const tenant = app.tenants.acquire(org);
+function credentials(ctx: AppContext, org: string, provider: Provider): Credentials {
+  if (org === "_") return resolveCredentials(ctx, null, provider, "webhooks");
+  const tenant = ctx.tenants.acquire(org);
   try {
-    return resolveCredentials(app, tenant, provider, "webhooks");
+    return resolveCredentials(ctx, tenant, provider, "webhooks");
   } finally {
-    app.tenants.release(tenant);
+    ctx.tenants.release(tenant);
   }
 }
 
@@ -187,23 +187,23 @@ function ifthenpayParams(d: Delivery): Record<string, string> {
  * Verifies a notification's proof with the credentials that apply to `org` (shared by the ingress and
  * the API). Stripe's and Ifthenpay's proofs are looked for before any credentials are read.
  */
-function verifyProof(app: AppContext, provider: Provider, org: string, d: Delivery): Credentials {
+function verifyProof(ctx: AppContext, provider: Provider, org: string, d: Delivery): Credentials {
   if (provider === "stripe") {
     const header = d.headers.get("stripe-signature");
     if (!header) throw signatureInvalid();
-    const creds = credentials(app, org, provider);
-    if (!verifyStripeSignature(header, d.body, String(creds.fields.webhookSecret), nowOf(app)))
+    const creds = credentials(ctx, org, provider);
+    if (!verifyStripeSignature(header, d.body, String(creds.fields.webhookSecret), nowOf(ctx)))
       throw signatureInvalid();
     return creds;
   }
   if (provider === "ifthenpay") {
     const key = ifthenpayParams(d).key;
     if (key === undefined) throw signatureInvalid();
-    const creds = credentials(app, org, provider);
+    const creds = credentials(ctx, org, provider);
     if (!sameSecret(key, String(creds.fields.antiPhishingKey))) throw signatureInvalid();
     return creds;
   }
-  const creds = credentials(app, org, provider);
+  const creds = credentials(ctx, org, provider);
   const secret = creds.fields.webhookSecret;
   if (secret !== undefined && !easypayBasicAuthValid(d.headers.get("authorization"), String(secret))) {
     throw signatureInvalid();
@@ -221,12 +221,12 @@ const noRoute = (provider: Provider, eventId?: string): Verified => ({
   reason: "no_route",
 });
 
-function receiveStripe(app: AppContext, org: string, creds: Credentials, body: Uint8Array): Verified {
+function receiveStripe(ctx: AppContext, org: string, creds: Credentials, body: Uint8Array): Verified {
   const event = parseStripeEvent(body);
   if (!event) throw malformed("The event has no id, type or data.object");
   const reading = readStripeEvent(event);
   const target =
-    org === "_" ? routeOf(app, "stripe", [reading.attemptId, reading.objectId, reading.paymentIntent]) : org;
+    org === "_" ? routeOf(ctx, "stripe", [reading.attemptId, reading.objectId, reading.paymentIntent]) : org;
   if (!target) return noRoute("stripe", event.id);
   return {
     kind: "notification",
@@ -245,12 +245,12 @@ function receiveStripe(app: AppContext, org: string, creds: Credentials, body: U
   };
 }
 
-function receiveIfthenpay(app: AppContext, org: string, creds: Credentials, d: Delivery): Verified {
+function receiveIfthenpay(ctx: AppContext, org: string, creds: Credentials, d: Delivery): Verified {
   const callback = callbackFields(ifthenpayParams(d));
   if (!callback.orderId || !callback.amount) throw malformed("The callback needs orderId and amount");
   if (parseEuroAmount(callback.amount) === null)
     throw malformed("The callback's amount is not a decimal amount");
-  const target = org === "_" ? routeOf(app, "ifthenpay", [callback.orderId]) : org;
+  const target = org === "_" ? routeOf(ctx, "ifthenpay", [callback.orderId]) : org;
   const eventId = ifthenpayEventId(callback);
   if (!target) return noRoute("ifthenpay", eventId);
   const orderId = callback.orderId;
@@ -284,14 +284,14 @@ const CONFIRMED_BY_FETCH = new Set(["capture", "authorisation", "void", "chargeb
 
 /** What an Easypay notice means once Easypay's API confirmed it: read from the store's file, asked over the network. */
 async function receiveEasypay(
-  app: AppContext,
+  ctx: AppContext,
   org: string,
   creds: Credentials,
   body: Uint8Array,
 ): Promise<Verified> {
   const note = parseEasypayNotification(body);
   if (!note) throw malformed("The notification has no id or type");
-  const target = org === "_" ? routeOf(app, "easypay", [note.key, note.id]) : org;
+  const target = org === "_" ? routeOf(ctx, "easypay", [note.key, note.id]) : org;
   if (!target) return noRoute("easypay");
   const base = {
     provider: "easypay" as const,
@@ -306,7 +306,12 @@ async function receiveEasypay(
   ): Verified => ({
     kind: "notification",
     org: target,
-    notification: { ...base, eventId, find: (t) => (attemptId ? findAttempt(t, attemptId) : null), outcome },
+    notification: {
+      ...base,
+      eventId,
+      find: (tenant) => (attemptId ? findAttempt(tenant, attemptId) : null),
+      outcome,
+    },
   });
   const notRecorded = (reason: string): Verified => ({
     kind: "ignored",
@@ -315,7 +320,7 @@ async function receiveEasypay(
     reason,
   });
   // Network calls happen here, before any transaction.
-  return app.tenants.with(target, async (tenant: TenantDb): Promise<Verified> => {
+  return ctx.tenants.with(target, async (tenant: TenantDb): Promise<Verified> => {
     if (CONFIRMED_BY_FETCH.has(note.type)) {
       const byKey = note.key ? findAttempt(tenant, note.key) : null;
       const attempt: AttemptRow | null =
@@ -323,7 +328,7 @@ async function receiveEasypay(
       if (!attempt?.provider_ref) return notRecorded("unknown_order");
       if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
       if (note.type === "chargeback" && note.status !== "success") return notRecorded("not_confirmed");
-      const single = await fetchSingle(app, creds.fields, attempt.provider_ref).catch(fetchFailure);
+      const single = await fetchSingle(ctx, creds.fields, attempt.provider_ref).catch(fetchFailure);
       const eventId = `${note.type}:${note.id}:${single.payment_status}`;
       if (note.type === "chargeback") return notification(eventId, attempt.id, { kind: "CHARGEBACK" });
       const outcome = singleOutcome(single, attempt);
@@ -338,7 +343,7 @@ async function receiveEasypay(
       if (!refund) return notRecorded("unknown_refund");
       const attempt = findAttempt(tenant, refund.attempt_id)!;
       if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
-      const fetched = await fetchRefund(app, creds.fields, note.id).catch(fetchFailure);
+      const fetched = await fetchRefund(ctx, creds.fields, note.id).catch(fetchFailure);
       const status = refundStatusOf(fetched.status);
       return notification(`refund:${note.id}:${fetched.status}`, attempt.id, {
         kind: "REFUND_SYNC",
@@ -350,49 +355,49 @@ async function receiveEasypay(
 }
 
 function receive(
-  app: AppContext,
+  ctx: AppContext,
   provider: Provider,
   org: string,
   creds: Credentials,
   d: Delivery,
 ): Verified | Promise<Verified> {
-  if (provider === "stripe") return receiveStripe(app, org, creds, d.body);
-  if (provider === "ifthenpay") return receiveIfthenpay(app, org, creds, d);
-  return receiveEasypay(app, org, creds, d.body);
+  if (provider === "stripe") return receiveStripe(ctx, org, creds, d.body);
+  if (provider === "ifthenpay") return receiveIfthenpay(ctx, org, creds, d);
+  return receiveEasypay(ctx, org, creds, d.body);
 }
 
 /** The API route, in order: readiness, shared secret, provider, org, size, proof; then what the notification means. */
-export async function verifyApiDelivery(app: AppContext, d: Delivery): Promise<Verified> {
+export async function verifyApiDelivery(ctx: AppContext, d: Delivery): Promise<Verified> {
   if (!isCallback(d)) return readiness(d);
-  checkSharedSecret(app, d.headers.get("x-checkout-secret"));
+  checkSharedSecret(ctx, d.headers.get("x-checkout-secret"));
   const provider = knownProvider(d.provider);
   if (d.org === undefined) throw malformed("Exactly one org query parameter is required");
-  const org = existingOrg(app, d.org);
+  const org = existingOrg(ctx, d.org);
   checkSize(d);
-  return receive(app, provider, org, verifyProof(app, provider, org, d), d);
+  return receive(ctx, provider, org, verifyProof(ctx, provider, org, d), d);
 }
 
 /** The ingress, in order: readiness, size, rate limit, switched on, provider, org, proof; then handled here or forwarded. */
 export async function verifyIngressDelivery(
-  app: AppContext,
+  ctx: AppContext,
   d: Delivery,
   requestId: string,
 ): Promise<Verified> {
   if (!isCallback(d)) return readiness(d);
   checkSize(d);
-  paymentsState(app).limiter.hit(`${d.provider}:${d.org}`);
-  if (!app.config.checkoutApiSecret) throw disabled();
+  paymentsState(ctx).limiter.hit(`${d.provider}:${d.org}`);
+  if (!ctx.config.checkoutApiSecret) throw disabled();
   const provider = knownProvider(d.provider);
-  const org = existingOrg(app, d.org ?? "");
-  const creds = verifyProof(app, provider, org, d);
+  const org = existingOrg(ctx, d.org ?? "");
+  const creds = verifyProof(ctx, provider, org, d);
   // The API route of this process would verify the same bytes with the same credentials again.
-  if (app.config.apiPublicUrl === app.config.baseUrl) return receive(app, provider, org, creds, d);
-  return { kind: "answer", answer: await forward(app, provider, org, d, requestId) };
+  if (ctx.config.apiPublicUrl === ctx.config.baseUrl) return receive(ctx, provider, org, creds, d);
+  return { kind: "answer", answer: await forward(ctx, provider, org, d, requestId) };
 }
 
 /** Sends the exact bytes and the proof-carrying headers to the API route of another process. */
 async function forward(
-  app: AppContext,
+  ctx: AppContext,
   provider: Provider,
   org: string,
   d: Delivery,
@@ -402,7 +407,7 @@ async function forward(
   const query = new URLSearchParams({ org });
   for (const [key, value] of Object.entries(d.query)) if (value !== undefined) query.append(key, value);
   const headers = new Headers({
-    "x-checkout-secret": app.config.checkoutApiSecret!,
+    "x-checkout-secret": ctx.config.checkoutApiSecret!,
     "x-request-id": requestId,
   });
   for (const name of FORWARDED_HEADERS) {
@@ -411,7 +416,7 @@ async function forward(
   }
   let answer: { status: number; retryAfter: string | null; text: string };
   try {
-    const response = await fetch(`${app.config.apiPublicUrl}/v1/webhooks/payments/${provider}?${query}`, {
+    const response = await fetch(`${ctx.config.apiPublicUrl}/v1/webhooks/payments/${provider}?${query}`, {
       method: d.method,
       headers,
       body: d.method === "GET" ? undefined : d.body,
@@ -455,19 +460,19 @@ export const tenantOfVerified = (verified: Verified): string | null =>
  * (`tenant` is read only then), or answers what needs no tenant.
  */
 export function settle(
-  ctx: { app: AppContext; requestId: string; tenant: TenantDb },
+  call: { ctx: AppContext; requestId: string; tenant: TenantDb },
   verified: Verified,
 ): Answer {
   if (verified.kind === "answer") return verified.answer;
-  const { app, requestId } = ctx;
+  const { ctx, requestId } = call;
   const result =
     verified.kind === "ignored"
       ? { outcome: "ignored" as const, reason: verified.reason, eventId: verified.eventId }
       : {
-          ...reconcileInTransaction(app, ctx.tenant, verified.notification),
+          ...reconcileInTransaction(ctx, call.tenant, verified.notification),
           eventId: verified.notification.eventId,
         };
-  app.log.info("payment webhook", {
+  ctx.log.info("payment webhook", {
     provider: verified.kind === "ignored" ? verified.provider : verified.notification.provider,
     org: verified.org,
     eventId: result.eventId ?? null,

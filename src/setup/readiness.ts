@@ -41,7 +41,7 @@ const isLoopbackDomain = (domain: string) => domain === "localhost" || domain.en
  * the store's own country (unless everything sold is digital), a payment method for a cart in the
  * store currency, and an address shoppers can reach. Reads only; the answer lists every blocker.
  */
-export function storeReadiness(app: AppContext, orgId: string, tenant: TenantDb): Readiness {
+export function storeReadiness(ctx: AppContext, orgId: string, tenant: TenantDb): Readiness {
   const store = getStore(tenant);
   const blockers: Blocker[] = [];
 
@@ -68,7 +68,7 @@ export function storeReadiness(app: AppContext, orgId: string, tenant: TenantDb)
     });
   }
 
-  if (paymentMethods(tenant, app, { store, currency: store.currency, total: 1 }).length === 0) {
+  if (paymentMethods(tenant, ctx, { store, currency: store.currency, total: 1 }).length === 0) {
     blockers.push({
       code: "NO_PAYMENT_METHOD",
       message: `No payment method is offered for a cart in ${store.currency}`,
@@ -78,9 +78,9 @@ export function storeReadiness(app: AppContext, orgId: string, tenant: TenantDb)
     });
   }
 
-  const platformDomain = app.config.platformDomain;
+  const platformDomain = ctx.config.platformDomain;
   // Domains are added by the operator (`domain add`, `org create --host`), so each one is verified.
-  if (listDomains(app.platform, orgId).length === 0 && isLoopbackDomain(platformDomain)) {
+  if (listDomains(ctx.platform, orgId).length === 0 && isLoopbackDomain(platformDomain)) {
     blockers.push({
       code: "NO_DOMAIN",
       message: `The shop has no domain of its own, and its platform host under ${platformDomain} answers only on this machine`,

@@ -34,7 +34,7 @@ const adminGetReadinessOp = defineOperation({
   tag: "Admin: store",
   access: "admin",
   response: Readiness,
-  handler: ({ app, caller, tenant }) => storeReadiness(app, caller.orgId, tenant),
+  handler: ({ ctx, caller, tenant }) => storeReadiness(ctx, caller.orgId, tenant),
 });
 
 export const setupOperations = [adminGetReadinessOp];

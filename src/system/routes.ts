@@ -30,13 +30,13 @@ const getHealth = defineOperation({
     status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")]),
     reasons: Type.Optional(Type.Array(DegradedReason)),
   }),
-  handler: ({ app }) => {
+  handler: ({ ctx }) => {
     try {
-      app.platform.sqlite.query("SELECT 1").get();
+      ctx.platform.sqlite.query("SELECT 1").get();
     } catch {
       throw new ApiError("UNAVAILABLE", "The control-plane database is not answering");
     }
-    const reasons = app.storage.degraded();
+    const reasons = ctx.storage.degraded();
     return reasons.length === 0 ? { status: "ok" as const } : { status: "degraded" as const, reasons };
   },
 });

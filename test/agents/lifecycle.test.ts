@@ -20,9 +20,9 @@ import {
 
 let t: TestApp;
 let merchant: Merchant;
-const db = () => t.app.ctx.platform.sqlite;
+const sqlite = () => t.app.ctx.platform.sqlite;
 const row = (sql: string, ...args: string[]) =>
-  db()
+  sqlite()
     .query(sql)
     .get(...args) as Record<string, any>;
 const AUTO_SET = [
@@ -78,7 +78,7 @@ describe("register", () => {
     const stored = row("SELECT * FROM agent_approvals WHERE id = ?", approval.approval_id);
     expect(stored.user_code_hash).toMatch(/^[0-9a-f]{64}$/);
     const plain = approval.user_code.replace("-", "");
-    const dump = JSON.stringify(db().query("SELECT * FROM agent_approvals").all());
+    const dump = JSON.stringify(sqlite().query("SELECT * FROM agent_approvals").all());
     expect(dump).not.toContain(plain);
     expect(dump).not.toContain(approval.user_code);
     expect(row("SELECT status, name FROM agent_hosts WHERE id = ?", reg.body.host_id)).toEqual({
@@ -179,7 +179,9 @@ describe("device authorization", () => {
     const reg = await host.register({ name: "Poller" });
     const code = reg.body.approval.device_code;
     const back = (id: string, ms: number) =>
-      db().query("UPDATE agent_approvals SET last_polled_at = last_polled_at - ? WHERE id = ?").run(ms, id);
+      sqlite()
+        .query("UPDATE agent_approvals SET last_polled_at = last_polled_at - ? WHERE id = ?")
+        .run(ms, id);
 
     const first = await host.poll(code);
     expect(first.status).toBe(400);
@@ -232,7 +234,7 @@ describe("device authorization", () => {
     // Expired after 300 s.
     const host3 = await TestHost.create(t);
     const reg3 = await host3.register({ name: "Slow merchant" });
-    db()
+    sqlite()
       .query("UPDATE agent_approvals SET expires_at = ? WHERE id = ?")
       .run(Date.now() - 1, reg3.body.approval.device_code);
     expect((await host3.poll(reg3.body.approval.device_code)).body.error).toBe("expired_token");
@@ -283,7 +285,7 @@ describe("device authorization", () => {
     const stale = await signUp(t, "stale@example.com");
     const staleUser = row("SELECT id FROM users WHERE email = ?", "stale@example.com").id;
     addMember(t.app.ctx.platform, merchant.orgId, staleUser, "admin");
-    db()
+    sqlite()
       .query("UPDATE sessions SET authenticated_at = ? WHERE user_id = ?")
       .run(Date.now() - 301_000, staleUser);
     const staleRes = await t.json("/api/auth/agent/approve", jsonBody(body, { cookie: stale }));
@@ -428,7 +430,7 @@ describe("device authorization", () => {
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([200, 409]);
     const winner = a.status === 200 ? a : b;
-    const grants = db()
+    const grants = sqlite()
       .query("SELECT capability, status FROM agent_grants WHERE agent_id = ? ORDER BY capability")
       .all(reg.body.agent_id);
     expect(grants).toEqual(

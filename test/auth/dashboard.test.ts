@@ -131,11 +131,11 @@ describe("organizations", () => {
     orgId = body.data.id;
     const file = `${t.dataDir}/tenants/${orgId}.sqlite`;
     expect(existsSync(file)).toBe(true);
-    const tenant = new Database(file, { readonly: true });
-    expect(tenant.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get()).toEqual({
+    const sqlite = new Database(file, { readonly: true });
+    expect(sqlite.query("SELECT value FROM tenant_meta WHERE key = 'organization_id'").get()).toEqual({
       value: orgId,
     });
-    tenant.close();
+    sqlite.close();
 
     const me = await t.json("/v1/me", { headers: { cookie } });
     expect(me.body.data).toMatchObject({ orgId, type: "session" });

@@ -19,19 +19,21 @@ afterAll(() => t.cleanup());
 
 /** Every row of every table of the organization's file, read on a connection of its own. */
 function tenantRows(orgId: string): Record<string, Record<string, unknown>[]> {
-  const db = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
+  const sqlite = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
   try {
-    const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+    const tables = sqlite
+      .query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all() as {
       name: string;
     }[];
     return Object.fromEntries(
       tables.map(({ name }) => [
         name,
-        db.query(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[],
+        sqlite.query(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[],
       ]),
     );
   } finally {
-    db.close();
+    sqlite.close();
   }
 }
 

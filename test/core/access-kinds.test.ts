@@ -19,14 +19,14 @@ const webhookOp = (method: "GET" | "POST") =>
     query: Type.Object({ org: Type.String({ maxLength: 80 }) }),
     tenantOf: (input) => input.org as string,
     response: Type.Object({ sha256: Type.String(), hasCaller: Type.Boolean() }),
-    handler: (ctx) => {
-      const sha256 = createHash("sha256").update(ctx.rawBody).digest("hex");
-      ctx.tenant.sqlite
+    handler: (call) => {
+      const sha256 = createHash("sha256").update(call.rawBody).digest("hex");
+      call.tenant.sqlite
         .query("INSERT OR REPLACE INTO tenant_meta (key, value) VALUES ('test_webhook', ?)")
         .run(sha256);
       let hasCaller = true;
       try {
-        void ctx.caller;
+        void call.caller;
       } catch {
         hasCaller = false;
       }
@@ -44,21 +44,21 @@ const verifiedWebhook = defineOperation({
   access: "webhook",
   agent: false,
   response: Type.Object({ wrote: Type.Boolean(), tenantInPrepare: Type.Boolean() }),
-  prepare: async (ctx) => {
-    if (ctx.headers.get("x-test-proof") !== "good") throw new ApiError("UNAUTHORIZED", "Bad proof");
+  prepare: async (call) => {
+    if (call.headers.get("x-test-proof") !== "good") throw new ApiError("UNAUTHORIZED", "Bad proof");
     let tenantInPrepare = true;
     try {
-      void ctx.tenant;
+      void call.tenant;
     } catch {
       tenantInPrepare = false;
     }
-    return { org: ctx.headers.get("x-test-org"), tenantInPrepare };
+    return { org: call.headers.get("x-test-org"), tenantInPrepare };
   },
   tenantOf: (_input, verified) => verified.org,
-  handler: (ctx) => {
-    const { prepared } = ctx;
+  handler: (call) => {
+    const { prepared } = call;
     if (prepared.org === null) return { wrote: false, tenantInPrepare: prepared.tenantInPrepare };
-    ctx.tenant.sqlite
+    call.tenant.sqlite
       .query("INSERT OR REPLACE INTO tenant_meta (key, value) VALUES ('test_verified', ?)")
       .run(prepared.org);
     return { wrote: true, tenantInPrepare: prepared.tenantInPrepare };

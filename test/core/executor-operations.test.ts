@@ -62,9 +62,9 @@ async function run(
 }
 
 /** The ApiError a call is refused with. */
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
+async function refusal(pending: Promise<unknown>): Promise<ApiError> {
   try {
-    await call;
+    await pending;
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
     return error as ApiError;

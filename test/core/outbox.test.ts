@@ -302,9 +302,9 @@ describe("the control plane knows which organizations have outbox work", () => {
     const org = await first.org("Empty");
     first.close();
     // The state a crash leaves between the control-plane write and a tenant commit that never came.
-    const platform = new Database(join(first.dataDir, "platform.sqlite"));
-    platform.query("UPDATE organizations SET outbox_due_at = ? WHERE id = ?").run(Date.now() - 1000, org.id);
-    platform.close();
+    const sqlite = new Database(join(first.dataDir, "platform.sqlite"));
+    sqlite.query("UPDATE organizations SET outbox_due_at = ? WHERE id = ?").run(Date.now() - 1000, org.id);
+    sqlite.close();
 
     const second = open(outboxTestModule(log));
     await until(() => outboxDueAt(second, org.id) === null);
@@ -405,16 +405,16 @@ describe("the control plane knows which organizations have outbox work", () => {
     before.close();
 
     // The control plane as the release before the column left it, then that migration applied.
-    const platform = new Database(join(dataDir, "platform.sqlite"));
-    platform.run("DROP INDEX organizations_outbox_due_idx");
-    platform.run("ALTER TABLE organizations DROP COLUMN outbox_due_at");
+    const sqlite = new Database(join(dataDir, "platform.sqlite"));
+    sqlite.run("DROP INDEX organizations_outbox_due_idx");
+    sqlite.run("ALTER TABLE organizations DROP COLUMN outbox_due_at");
     for (const statement of platformMigrations.files["0003_outbox_due"]!.split("--> statement-breakpoint")) {
-      platform.run(statement);
+      sqlite.run(statement);
     }
-    const due = platform.query("SELECT outbox_due_at AS at FROM organizations").all() as {
+    const due = sqlite.query("SELECT outbox_due_at AS at FROM organizations").all() as {
       at: number | null;
     }[];
-    platform.close();
+    sqlite.close();
     expect(due).toEqual([{ at: 0 }, { at: 0 }]);
 
     const after = open(outboxTestModule(log), lease);

@@ -119,19 +119,19 @@ async function streamUntilKilled(
 
 /** Checks the files directly, with the service down. */
 function checkFiles(dataDir: string, acknowledged: AcknowledgedOrder[]) {
-  const platform = new Database(join(dataDir, "platform.sqlite"));
-  const tenant = new Database(join(dataDir, "tenants", `${orgId}.sqlite`));
+  const platformSqlite = new Database(join(dataDir, "platform.sqlite"));
+  const tenantSqlite = new Database(join(dataDir, "tenants", `${orgId}.sqlite`));
   try {
-    expect(platform.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    expect(tenant.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(platformSqlite.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(tenantSqlite.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
 
     // Every acknowledged order is there, with its number and lines.
     for (const order of acknowledged) {
-      const row = tenant.query("SELECT number FROM orders WHERE id = ?").get(order.id) as {
+      const row = tenantSqlite.query("SELECT number FROM orders WHERE id = ?").get(order.id) as {
         number: number;
       } | null;
       expect(row).toEqual({ number: order.number });
-      const lines = tenant
+      const lines = tenantSqlite
         .query(
           "SELECT variant_id AS variantId, quantity FROM order_items WHERE order_id = ? ORDER BY position",
         )
@@ -141,7 +141,7 @@ function checkFiles(dataDir: string, acknowledged: AcknowledgedOrder[]) {
 
     // Numbers: `max + 1` from 1001 inside the placing transaction, so 1001…1000+n with no gap or twin.
     const numbers = (
-      tenant.query("SELECT number FROM orders ORDER BY number").all() as { number: number }[]
+      tenantSqlite.query("SELECT number FROM orders ORDER BY number").all() as { number: number }[]
     ).map((r) => r.number);
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 1001 + i));
 
@@ -150,12 +150,12 @@ function checkFiles(dataDir: string, acknowledged: AcknowledgedOrder[]) {
       [plentyVariant, PLENTY],
       [scarceVariant, SCARCE],
     ] as const) {
-      const { onHand } = tenant
+      const { onHand } = tenantSqlite
         .query("SELECT on_hand AS onHand FROM variants WHERE id = ?")
         .get(variantId) as {
         onHand: number;
       };
-      const { taken } = tenant
+      const { taken } = tenantSqlite
         .query(
           `SELECT coalesce(sum(i.stock_taken), 0) AS taken FROM order_items i JOIN orders o ON o.id = i.order_id
             WHERE i.variant_id = ? AND o.stock_held = 1`,
@@ -166,8 +166,8 @@ function checkFiles(dataDir: string, acknowledged: AcknowledgedOrder[]) {
     }
     return numbers.length;
   } finally {
-    platform.close();
-    tenant.close();
+    platformSqlite.close();
+    tenantSqlite.close();
   }
 }
 

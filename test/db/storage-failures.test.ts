@@ -204,7 +204,7 @@ describe.skipIf(!disk)("storage failures on a data directory that fills up", () 
     expectUnavailable(keyAnswer!);
 
     // MCP: a tool's refusal carries the same error body.
-    const call = await fetch(`${server.url}/mcp`, {
+    const response = await fetch(`${server.url}/mcp`, {
       method: "POST",
       headers: {
         "x-api-key": adminKey,
@@ -222,8 +222,8 @@ describe.skipIf(!disk)("storage failures on a data directory that fills up", () 
         },
       }),
     });
-    expect(call.status).toBe(200);
-    const result = ((await call.json()) as any).result;
+    expect(response.status).toBe(200);
+    const result = ((await response.json()) as any).result;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({ error: expect.any(String), code: "UNAVAILABLE", status: 503 });
 
@@ -250,21 +250,21 @@ describe.skipIf(!disk)("storage failures on a data directory that fills up", () 
   }, 30_000);
 
   test("every acknowledged write is in the files when they are reopened, and served after a restart", async () => {
-    const platform = new Database(join(dataDir, "platform.sqlite"));
-    const tenant = new Database(join(dataDir, "tenants", `${orgId}.sqlite`));
+    const platformSqlite = new Database(join(dataDir, "platform.sqlite"));
+    const tenantSqlite = new Database(join(dataDir, "tenants", `${orgId}.sqlite`));
     try {
-      expect(platform.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-      expect(tenant.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+      expect(platformSqlite.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+      expect(tenantSqlite.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       for (const id of acknowledged.carts)
-        expect(tenant.query("SELECT id FROM carts WHERE id = ?").get(id)).toEqual({ id });
+        expect(tenantSqlite.query("SELECT id FROM carts WHERE id = ?").get(id)).toEqual({ id });
       for (const order of acknowledged.orders) {
-        expect(tenant.query("SELECT number FROM orders WHERE id = ?").get(order.id)).toEqual({
+        expect(tenantSqlite.query("SELECT number FROM orders WHERE id = ?").get(order.id)).toEqual({
           number: order.number,
         });
       }
     } finally {
-      platform.close();
-      tenant.close();
+      platformSqlite.close();
+      tenantSqlite.close();
     }
 
     server = await startServer();
@@ -355,20 +355,20 @@ describe("what counts as failing storage", () => {
     };
     try {
       const path = join(dir, "a.sqlite");
-      const db = new Database(path, { create: true, strict: true });
-      db.run("CREATE TABLE t (id TEXT PRIMARY KEY)");
-      db.run("INSERT INTO t VALUES ('x')");
+      const sqlite = new Database(path, { create: true, strict: true });
+      sqlite.run("CREATE TABLE t (id TEXT PRIMARY KEY)");
+      sqlite.run("INSERT INTO t VALUES ('x')");
       const readOnly = new Database(path, { readonly: true });
       expect(storageFault(caught(() => readOnly.run("INSERT INTO t VALUES ('y')")))).toBe("SQLITE_READONLY");
       const missing = join(dir, "missing.sqlite");
       expect(storageFault(caught(() => new Database(missing, { readwrite: true, create: false })))).toBe(
         "SQLITE_CANTOPEN",
       );
-      expect(storageFault(caught(() => db.run("INSERT INTO t VALUES ('x')")))).toBeUndefined();
-      expect(storageFault(caught(() => db.run("SELECT nope FROM t")))).toBeUndefined();
+      expect(storageFault(caught(() => sqlite.run("INSERT INTO t VALUES ('x')")))).toBeUndefined();
+      expect(storageFault(caught(() => sqlite.run("SELECT nope FROM t")))).toBeUndefined();
       expect(storageFault(new TypeError("x is undefined"))).toBeUndefined();
       readOnly.close();
-      db.close();
+      sqlite.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

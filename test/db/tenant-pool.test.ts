@@ -24,12 +24,12 @@ describe("tenant files", () => {
     const pool = new TenantPool(dir, 4);
     const orgId = newId("org");
     pool.create(orgId);
-    const db = new Database(join(dir, "tenants", `${orgId}.sqlite`), { readonly: true });
-    expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    const sqlite = new Database(join(dir, "tenants", `${orgId}.sqlite`), { readonly: true });
+    expect(sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     const applied = migrations.journal.entries.length;
-    expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: applied });
-    expect(db.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: applied });
-    db.close();
+    expect(sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: applied });
+    expect(sqlite.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: applied });
+    sqlite.close();
     expect(() => pool.create(orgId)).toThrow(/already exists/);
     pool.close();
   });

@@ -14,9 +14,9 @@ import {
   type Credentials,
   caseArbitrary,
   type FuzzCase,
-  type FuzzContext,
   type FuzzOperation,
   IdPool,
+  type KnownValues,
   type OpenApiDocument,
   operationsOf,
 } from "./openapi-arbitraries.ts";
@@ -66,23 +66,25 @@ export class Fingerprint {
     return files;
   }
 
-  private db(file: string): Database {
-    let db = this.connections.get(file);
-    if (!db) {
-      db = new Database(file, { readonly: true });
-      this.connections.set(file, db);
+  private sqlite(file: string): Database {
+    let sqlite = this.connections.get(file);
+    if (!sqlite) {
+      sqlite = new Database(file, { readonly: true });
+      this.connections.set(file, sqlite);
     }
-    return db;
+    return sqlite;
   }
 
-  private rowsHash(db: Database): string {
+  private rowsHash(sqlite: Database): string {
     const hasher = new Bun.CryptoHasher("sha256");
-    const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+    const tables = sqlite
+      .query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all() as {
       name: string;
     }[];
     for (const { name } of tables) {
       hasher.update(`${name}\n`);
-      for (const row of db.query(`SELECT * FROM "${name}"`).all()) {
+      for (const row of sqlite.query(`SELECT * FROM "${name}"`).all()) {
         hasher.update(
           JSON.stringify(row, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)),
         );
@@ -95,11 +97,13 @@ export class Fingerprint {
   current(): string {
     return this.files()
       .map((file) => {
-        const db = this.db(file);
-        const { data_version: version } = db.query("PRAGMA data_version").get() as { data_version: number };
+        const sqlite = this.sqlite(file);
+        const { data_version: version } = sqlite.query("PRAGMA data_version").get() as {
+          data_version: number;
+        };
         let seen = this.seen.get(file);
         if (seen?.version !== version) {
-          seen = { version, hash: this.rowsHash(db) };
+          seen = { version, hash: this.rowsHash(sqlite) };
           this.seen.set(file, seen);
         }
         return `${file}:${seen.hash}`;
@@ -108,7 +112,7 @@ export class Fingerprint {
   }
 
   close(): void {
-    for (const db of this.connections.values()) db.close();
+    for (const sqlite of this.connections.values()) sqlite.close();
     this.connections.clear();
   }
 }
@@ -134,7 +138,7 @@ export class FuzzTarget {
   private constructor(
     readonly t: TestApp,
     readonly doc: OpenApiDocument,
-    readonly ctx: FuzzContext,
+    readonly known: KnownValues,
     readonly creds: Credentials,
     private readonly demoOrgId: string,
     private readonly providers: FakeServer[],
@@ -167,7 +171,7 @@ export class FuzzTarget {
       userCookie: "",
       customerSession: "",
     };
-    const ctx: FuzzContext = {
+    const known: KnownValues = {
       ids: new IdPool(),
       hints: {
         country: ["PT", "ES", "FR"],
@@ -182,7 +186,7 @@ export class FuzzTarget {
         city: [PT_ADDRESS.city],
       },
     };
-    const target = new FuzzTarget(t, doc, ctx, creds, demo.org.id, providers);
+    const target = new FuzzTarget(t, doc, known, creds, demo.org.id, providers);
     creds.userCookie = await signUp(t, DASHBOARD_USER);
     // The user owns an organization from the start, so its API-key operations have one to act on.
     await t.json(
@@ -194,7 +198,7 @@ export class FuzzTarget {
     creds.customerSession = customer.body.data.token;
     target.customerId = customer.body.data.customer.id;
     await target.seedIds();
-    ctx.ids.seal();
+    known.ids.seal();
     return target;
   }
 
@@ -226,7 +230,7 @@ export class FuzzTarget {
       "/v1/admin/coupons",
       "/v1/admin/shipping-methods",
     ]) {
-      harvestIds((await this.t.json(path, { headers: admin })).body, this.ctx.ids);
+      harvestIds((await this.t.json(path, { headers: admin })).body, this.known.ids);
     }
     const products = (await this.t.json("/v1/admin/products?limit=5", { headers: admin })).body.data as {
       id: string;
@@ -234,7 +238,7 @@ export class FuzzTarget {
     for (const product of products) {
       harvestIds(
         (await this.t.json(`/v1/admin/products/${product.id}`, { headers: admin })).body,
-        this.ctx.ids,
+        this.known.ids,
       );
     }
     const storefront = (path: string, body: unknown) =>
@@ -244,12 +248,12 @@ export class FuzzTarget {
       );
     // Carts in each state: an empty one's worth of items only, several ready to place, one placed.
     for (let i = 0; i < 5; i++) {
-      const variantId = this.ctx.ids.pick("var", i * 3);
+      const variantId = this.known.ids.pick("var", i * 3);
       const cart = await storefront("/v1/carts", {
         email: CUSTOMER.email,
         items: [{ variantId, quantity: 1 }],
       });
-      harvestIds(cart.body, this.ctx.ids);
+      harvestIds(cart.body, this.known.ids);
       const cartId = cart.body?.data?.id;
       if (!cartId || i === 0) continue;
       await storefront(`/v1/carts/${cartId}/shipping-address`, PT_ADDRESS);
@@ -262,9 +266,9 @@ export class FuzzTarget {
       const order = await storefront(`/v1/carts/${cartId}/place-order`, {
         paymentMethodId: "manual_bank_transfer",
       });
-      harvestIds(order.body, this.ctx.ids);
+      harvestIds(order.body, this.known.ids);
     }
-    harvestIds((await this.t.json("/v1/admin/customers", { headers: admin })).body, this.ctx.ids);
+    harvestIds((await this.t.json("/v1/admin/customers", { headers: admin })).body, this.known.ids);
   }
 
   /** Sends one case through `app.fetch` and checks the rules every answer must keep. */
@@ -291,7 +295,7 @@ export class FuzzTarget {
     if (c.mustFail && status < 400) problem("input the schema refuses is a 4xx");
     if (status < 300 && text) {
       try {
-        harvestIds(JSON.parse(text), this.ctx.ids);
+        harvestIds(JSON.parse(text), this.known.ids);
       } catch {
         // not JSON: nothing to learn
       }
@@ -305,7 +309,7 @@ export class FuzzTarget {
     const result: FuzzRun = { cases: 0, serverErrors: 0, byStatus: {}, problems: [] };
     for (const op of this.operations) {
       await fc.assert(
-        fc.asyncProperty(caseArbitrary(op, this.ctx, this.creds), async (c) => {
+        fc.asyncProperty(caseArbitrary(op, this.known, this.creds), async (c) => {
           const { status, problems } = await this.run(c);
           result.cases++;
           if (status >= 500) result.serverErrors++;

@@ -78,7 +78,7 @@ export class IdPool {
 }
 
 /** What the generators need besides the schemas: the id pool and words the demo store knows. */
-export interface FuzzContext {
+export interface KnownValues {
   ids: IdPool;
   /** Values that reach past the first business check, by property name (country, locale…). */
   hints: Record<string, string[]>;
@@ -149,21 +149,21 @@ function unknownId(prefix: string): fc.Arbitrary<string> {
   return fc.stringMatching(/^[A-Za-z0-9]{24}$/).map((rest) => `${prefix}_${rest}`);
 }
 
-function idValue(prefix: string, ctx: FuzzContext): fc.Arbitrary<string> {
+function idValue(prefix: string, known: KnownValues): fc.Arbitrary<string> {
   // The pool is read when a value is drawn, so ids created earlier in the run are used too.
   const real = fc.nat().chain((index) => {
-    const id = ctx.ids.pick(prefix, index);
+    const id = known.ids.pick(prefix, index);
     return id === undefined ? unknownId(prefix) : fc.constant(id);
   });
   return fc.oneof({ weight: 4, arbitrary: real }, { weight: 1, arbitrary: unknownId(prefix) });
 }
 
-function stringValue(schema: Schema, ctx: FuzzContext, name?: string): fc.Arbitrary<string> {
+function stringValue(schema: Schema, known: KnownValues, name?: string): fc.Arbitrary<string> {
   const min: number = schema.minLength ?? 0;
   const max: number = Math.min(schema.maxLength ?? 60, 60);
   const prefix = idPrefixOf(schema);
-  if (prefix) return idValue(prefix, ctx);
-  const hinted = name ? ctx.hints[name] : undefined;
+  if (prefix) return idValue(prefix, known);
+  const hinted = name ? known.hints[name] : undefined;
   let generic: fc.Arbitrary<string>;
   if (schema.format === "email") {
     generic = fc
@@ -203,17 +203,17 @@ function numberValue(schema: Schema, integer: boolean): fc.Arbitrary<number> {
 /** A value the schema accepts (the service may still refuse it for a business rule). */
 export function validValue(
   schema: Schema,
-  ctx: FuzzContext,
+  known: KnownValues,
   name?: string,
   depth = 0,
 ): fc.Arbitrary<unknown> {
   if ("const" in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.anyOf)) {
-    return fc.oneof(...schema.anyOf.map((s: Schema) => validValue(s, ctx, name, depth)));
+    return fc.oneof(...schema.anyOf.map((s: Schema) => validValue(s, known, name, depth)));
   }
   switch (schema.type) {
     case "string":
-      return stringValue(schema, ctx, name);
+      return stringValue(schema, known, name);
     case "integer":
       return numberValue(schema, true);
     case "number":
@@ -223,7 +223,7 @@ export function validValue(
     case "null":
       return fc.constant(null);
     case "array": {
-      const item = validValue(schema.items ?? {}, ctx, name, depth + 1);
+      const item = validValue(schema.items ?? {}, known, name, depth + 1);
       const constraints = {
         minLength: schema.minItems ?? 0,
         maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 4, depth > 0 ? 2 : 4)),
@@ -233,27 +233,31 @@ export function validValue(
         : fc.array(item, constraints);
     }
     case "object":
-      return objectValue(schema, ctx, depth);
+      return objectValue(schema, known, depth);
     default:
       return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
   }
 }
 
-function objectValue(schema: Schema, ctx: FuzzContext, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectValue(
+  schema: Schema,
+  known: KnownValues,
+  depth: number,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required: string[] = schema.required ?? [];
   const model: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [key, sub] of Object.entries(properties)) model[key] = validValue(sub, ctx, key, depth + 1);
+  for (const [key, sub] of Object.entries(properties)) model[key] = validValue(sub, known, key, depth + 1);
   const fixed = fc.record(model, { requiredKeys: required.filter((k) => k in model) });
   const patterns = Object.entries<Schema>(schema.patternProperties ?? {});
   if (patterns.length === 0) return fixed;
   // Localized text and the like: keys from the pattern (locales the store knows, mostly).
   const [keyPattern, valueSchema] = patterns[0]!;
   const keyArb = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...(ctx.hints.locale ?? ["en"])) },
-    { weight: 1, arbitrary: stringValue({ type: "string", pattern: keyPattern, maxLength: 20 }, ctx) },
+    { weight: 3, arbitrary: fc.constantFrom(...(known.hints.locale ?? ["en"])) },
+    { weight: 1, arbitrary: stringValue({ type: "string", pattern: keyPattern, maxLength: 20 }, known) },
   );
-  const dict = fc.dictionary(keyArb, validValue(valueSchema, ctx, undefined, depth + 1), {
+  const dict = fc.dictionary(keyArb, validValue(valueSchema, known, undefined, depth + 1), {
     minKeys: schema.minProperties ?? 0,
     maxKeys: Math.max(schema.minProperties ?? 0, Math.min(schema.maxProperties ?? 3, 3)),
   });
@@ -329,8 +333,8 @@ function outOfBounds(schema: Schema): fc.Arbitrary<Broken> | undefined {
 }
 
 /** Broken in one place: the body as a whole, or one field of it. */
-function brokenBody(schema: Schema, ctx: FuzzContext): fc.Arbitrary<Broken> {
-  const valid = objectValue(schema, ctx, 0);
+function brokenBody(schema: Schema, known: KnownValues): fc.Arbitrary<Broken> {
+  const valid = objectValue(schema, known, 0);
   const options: fc.Arbitrary<Broken>[] = [
     fc
       .constantFrom<unknown>([], "text", 7, null, [{}])
@@ -438,37 +442,42 @@ interface Parts {
   body?: unknown;
 }
 
-function pathValue(op: FuzzOperation, name: string, schema: Schema, ctx: FuzzContext): fc.Arbitrary<string> {
-  const generic = validValue(schema, ctx, name).map(String);
+function pathValue(
+  op: FuzzOperation,
+  name: string,
+  schema: Schema,
+  known: KnownValues,
+): fc.Arbitrary<string> {
+  const generic = validValue(schema, known, name).map(String);
   const segments = op.path.split("/");
   const prefix = idPrefixOf(schema)
     ? undefined
     : RESOURCE_ID_PREFIX[segments[segments.indexOf(`{${name}}`) - 1] ?? ""];
   return prefix
-    ? fc.oneof({ weight: 3, arbitrary: idValue(prefix, ctx) }, { weight: 1, arbitrary: generic })
+    ? fc.oneof({ weight: 3, arbitrary: idValue(prefix, known) }, { weight: 1, arbitrary: generic })
     : generic;
 }
 
 /** A header value: visible ASCII (what a header can carry), an entity tag where no pattern says otherwise. */
-function headerValue(schema: Schema, ctx: FuzzContext): fc.Arbitrary<string> {
-  if (typeof schema.pattern === "string") return validValue(schema, ctx).map(String);
+function headerValue(schema: Schema, known: KnownValues): fc.Arbitrary<string> {
+  if (typeof schema.pattern === "string") return validValue(schema, known).map(String);
   return fc.oneof(fc.stringMatching(/^"[A-Za-z0-9_-]{1,40}"$/), fc.constant("*"));
 }
 
-function validParts(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<Parts> {
+function validParts(op: FuzzOperation, known: KnownValues): fc.Arbitrary<Parts> {
   // A DELETE gets seeded ids only rarely, so the demo store keeps the records the other operations need.
-  const opCtx = op.method === "DELETE" ? { ...ctx, ids: ctx.ids.createdOnly() } : ctx;
+  const knownForOp = op.method === "DELETE" ? { ...known, ids: known.ids.createdOnly() } : known;
   const path: Record<string, fc.Arbitrary<string>> = {};
-  for (const p of op.pathParams) path[p.name] = pathValue(op, p.name, p.schema, opCtx);
+  for (const p of op.pathParams) path[p.name] = pathValue(op, p.name, p.schema, knownForOp);
   const query: Record<string, fc.Arbitrary<string>> = {};
-  for (const q of op.queryParams) query[q.name] = validValue(q.schema, opCtx, q.name).map(String);
+  for (const q of op.queryParams) query[q.name] = validValue(q.schema, knownForOp, q.name).map(String);
   const headers: Record<string, fc.Arbitrary<string>> = {};
-  for (const h of op.headerParams) headers[h.name.toLowerCase()] = headerValue(h.schema, opCtx);
+  for (const h of op.headerParams) headers[h.name.toLowerCase()] = headerValue(h.schema, knownForOp);
   return fc.record({
     path: fc.record(path),
     query: fc.record(query, { requiredKeys: op.queryParams.filter((q) => q.required).map((q) => q.name) }),
     headers: fc.record(headers, { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>,
-    body: op.body ? validValue(op.body, opCtx) : fc.constant(undefined),
+    body: op.body ? validValue(op.body, knownForOp) : fc.constant(undefined),
   });
 }
 
@@ -622,10 +631,10 @@ function toCase(
 /** Valid cases and cases broken in one way, for one operation. */
 export function caseArbitrary(
   op: FuzzOperation,
-  ctx: FuzzContext,
+  known: KnownValues,
   creds: Credentials,
 ): fc.Arbitrary<FuzzCase> {
-  const parts = validParts(op, ctx);
+  const parts = validParts(op, known);
   const headers = baseHeaders(op, creds);
   const valid = fc.tuple(parts, headers).map(([p, h]) => toCase(op, p, h, "valid", false));
   const broken: fc.Arbitrary<FuzzCase>[] = [
@@ -639,7 +648,7 @@ export function caseArbitrary(
     const body = op.body;
     broken.push(
       fc
-        .tuple(parts, headers, brokenBody(body, ctx))
+        .tuple(parts, headers, brokenBody(body, known))
         .map(([p, h, b]) => toCase(op, { ...p, body: b.value }, h, b.label, b.mustFail)),
       fc
         .tuple(parts, headers, fc.constantFrom("{", '{"a":', "[1,", "\u0000", "null"))

@@ -84,16 +84,16 @@ function findOrCreateCustomer(
 export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptions): Promise<InsertedOrder> {
   return t.app.ctx.tenants.with(orgId, (tenant) =>
     tenant.sqlite.transaction(() => {
-      const db = tenant.sqlite;
+      const sqlite = tenant.sqlite;
       const at = options.placedAt ?? Date.now();
       const email = (options.email ?? "buyer@example.com").toLowerCase();
       const currency = (
-        db.query("SELECT currency FROM store_settings WHERE id = 1").get() as { currency: string } | null
+        sqlite.query("SELECT currency FROM store_settings WHERE id = 1").get() as { currency: string } | null
       )?.currency;
 
       let couponLeft = options.coupon?.value ?? 0;
       const lines = options.lines.map((line, position) => {
-        const v = db
+        const v = sqlite
           .query(
             `SELECT v.id, v.product_id, v.title, v.sku, v.price, v.tracked, v.on_hand, v.allow_backorder, p.name
                FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?`,
@@ -104,7 +104,7 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
         if (v.tracked) {
           taken = v.allow_backorder ? Math.min(v.on_hand, line.quantity) : line.quantity;
           if (taken > v.on_hand) throw new Error(`not enough stock of ${line.variantId}`);
-          db.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(taken, v.id);
+          sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(taken, v.id);
         }
         const subtotal = v.price * line.quantity;
         const discount = Math.min(couponLeft, subtotal);
@@ -124,7 +124,7 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
 
       let couponCounted = 0;
       if (options.coupon) {
-        couponCounted = db
+        couponCounted = sqlite
           .query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?")
           .run(options.coupon.code.toUpperCase()).changes;
         if (couponCounted === 0) throw new Error(`no coupon ${options.coupon.code}`);
@@ -142,7 +142,7 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
       const customerId =
         options.customerId ??
         findOrCreateCustomer(tenant, email, { firstName: options.firstName, lastName: options.lastName }, at);
-      const { next } = db.query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders").get() as {
+      const { next } = sqlite.query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders").get() as {
         next: number;
       };
       const id = newId("ord");
@@ -150,9 +150,11 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
       // A signed-in purchase: the order comes from a cart the customer's session owned.
       const cartId = newId("cart");
       if (options.customerId) {
-        db.query(
-          "INSERT INTO carts (id, status, currency, customer_id, order_id, created_at, updated_at) VALUES (?, 'completed', ?, ?, ?, ?, ?)",
-        ).run(cartId, currency ?? "EUR", options.customerId, id, at, at);
+        sqlite
+          .query(
+            "INSERT INTO carts (id, status, currency, customer_id, order_id, created_at, updated_at) VALUES (?, 'completed', ?, ?, ?, ?, ?)",
+          )
+          .run(cartId, currency ?? "EUR", options.customerId, id, at, at);
       }
       const address = {
         firstName: options.firstName ?? "Ana",
@@ -162,71 +164,75 @@ export function insertOrder(t: TestApp, orgId: string, options: InsertOrderOptio
         postalCode: "1100-048",
         country: "PT",
       };
-      db.query(
-        `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id,
+      sqlite
+        .query(
+          `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id,
            currency, shipping_address, billing_address, shipping_method, coupon, payment_method, subtotal, discount,
            shipping, shipping_tax, tax, total, refunded, coupon_counted, stock_held, note, access_token_hash,
            placed_at, paid_at, cancelled_at, updated_at)
          VALUES (?, ?, 'open', ?, 'unfulfilled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 1, NULL, ?, ?, ?,
            NULL, ?)`,
-      ).run(
-        id,
-        next,
-        paymentStatus,
-        email,
-        customerId,
-        cartId,
-        currency ?? "EUR",
-        JSON.stringify(address),
-        JSON.stringify(address),
-        JSON.stringify({ id: "shp_standard0001", name: { en: "Standard" }, price: shipping }),
-        options.coupon
-          ? JSON.stringify({
-              code: options.coupon.code.toUpperCase(),
-              type: "fixed",
-              value: options.coupon.value,
-            })
-          : null,
-        paymentMethod && JSON.stringify(paymentMethod),
-        subtotal,
-        discount,
-        shipping,
-        shippingTax,
-        tax,
-        total,
-        couponCounted,
-        sha256Hex(accessToken),
-        at,
-        paid ? at : null,
-        at,
-      );
+        )
+        .run(
+          id,
+          next,
+          paymentStatus,
+          email,
+          customerId,
+          cartId,
+          currency ?? "EUR",
+          JSON.stringify(address),
+          JSON.stringify(address),
+          JSON.stringify({ id: "shp_standard0001", name: { en: "Standard" }, price: shipping }),
+          options.coupon
+            ? JSON.stringify({
+                code: options.coupon.code.toUpperCase(),
+                type: "fixed",
+                value: options.coupon.value,
+              })
+            : null,
+          paymentMethod && JSON.stringify(paymentMethod),
+          subtotal,
+          discount,
+          shipping,
+          shippingTax,
+          tax,
+          total,
+          couponCounted,
+          sha256Hex(accessToken),
+          at,
+          paid ? at : null,
+          at,
+        );
       for (const l of lines) {
-        db.query(
-          `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_title, sku, unit_price,
+        sqlite
+          .query(
+            `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_title, sku, unit_price,
              quantity, stock_taken, subtotal, discount, tax_rate, tax, total, position)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          newId("item"),
-          id,
-          l.v.product_id,
-          l.v.id,
-          l.v.name,
-          l.v.title,
-          l.v.sku,
-          l.v.price,
-          l.quantity,
-          l.taken,
-          l.subtotal,
-          l.discount,
-          TAX_RATE,
-          l.tax,
-          l.total,
-          l.position,
-        );
+          )
+          .run(
+            newId("item"),
+            id,
+            l.v.product_id,
+            l.v.id,
+            l.v.name,
+            l.v.title,
+            l.v.sku,
+            l.v.price,
+            l.quantity,
+            l.taken,
+            l.subtotal,
+            l.discount,
+            TAX_RATE,
+            l.tax,
+            l.total,
+            l.position,
+          );
       }
-      db.query(
-        "INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)",
-      ).run(newId("evt"), id, "placed", `Order #${next} placed`, at);
+      sqlite
+        .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
+        .run(newId("evt"), id, "placed", `Order #${next} placed`, at);
       return { id, number: next, accessToken, customerId, total };
     })(),
   );

@@ -100,7 +100,7 @@ export function seedOrder(
   order: SeedOrder,
 ): { id: string; number: number; total: number } {
   return withTenant(t, orgId, (tenant) => {
-    const db = tenant.sqlite;
+    const sqlite = tenant.sqlite;
     const id = newId("ord");
     const cartId = newId("cart");
     const placed = at(order.placedAt, Date.now());
@@ -121,55 +121,60 @@ export function seedOrder(
     const discount = lines.reduce((sum, l) => sum + l.discount, 0);
     const tax = lines.reduce((sum, l) => sum + l.tax, 0) + shippingTax;
     const total = subtotal - discount + shipping;
-    const { next } = db.query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders").get() as {
+    const { next } = sqlite.query("SELECT coalesce(max(number), 1000) + 1 AS next FROM orders").get() as {
       next: number;
     };
     const email =
       order.email ??
-      (db.query("SELECT email FROM customers WHERE id = ?").get(order.customerId) as { email: string }).email;
+      (sqlite.query("SELECT email FROM customers WHERE id = ?").get(order.customerId) as { email: string })
+        .email;
     const paid =
       paymentStatus === "paid" || paymentStatus === "partially_refunded" || paymentStatus === "refunded";
     const paymentMethod = order.paymentMethod === undefined ? STRIPE_CARD : order.paymentMethod;
-    db.transaction(() => {
-      db.query(
-        `INSERT INTO carts (id, status, currency, email, customer_id, created_at, updated_at, order_id)
+    sqlite.transaction(() => {
+      sqlite
+        .query(
+          `INSERT INTO carts (id, status, currency, email, customer_id, created_at, updated_at, order_id)
          VALUES (?, 'completed', ?, ?, ?, ?, ?, ?)`,
-      ).run(cartId, currency, email, order.signedIn ? order.customerId : null, placed, placed, id);
-      db.query(
-        `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id,
+        )
+        .run(cartId, currency, email, order.signedIn ? order.customerId : null, placed, placed, id);
+      sqlite
+        .query(
+          `INSERT INTO orders (id, number, status, payment_status, fulfillment_status, email, customer_id, cart_id,
            currency, shipping_address, billing_address, shipping_method, coupon, payment_method, subtotal, discount,
            shipping, shipping_tax, tax, total, refunded, coupon_counted, stock_held, note, access_token_hash,
            placed_at, paid_at, cancelled_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        next,
-        status,
-        paymentStatus,
-        order.fulfillmentStatus ?? "unfulfilled",
-        email,
-        order.customerId,
-        cartId,
-        currency,
-        JSON.stringify(ADDRESS),
-        JSON.stringify(ADDRESS),
-        JSON.stringify({ id: "shp_standard", name: { en: "Standard" }, price: shipping }),
-        paymentMethod && JSON.stringify(paymentMethod),
-        subtotal,
-        discount,
-        shipping,
-        shippingTax,
-        tax,
-        total,
-        order.refunded ?? 0,
-        status === "cancelled" ? 0 : 1,
-        sha256Hex(newId("tok")),
-        placed,
-        paid ? placed : null,
-        status === "cancelled" ? placed : null,
-        placed,
-      );
-      const insertItem = db.query(
+        )
+        .run(
+          id,
+          next,
+          status,
+          paymentStatus,
+          order.fulfillmentStatus ?? "unfulfilled",
+          email,
+          order.customerId,
+          cartId,
+          currency,
+          JSON.stringify(ADDRESS),
+          JSON.stringify(ADDRESS),
+          JSON.stringify({ id: "shp_standard", name: { en: "Standard" }, price: shipping }),
+          paymentMethod && JSON.stringify(paymentMethod),
+          subtotal,
+          discount,
+          shipping,
+          shippingTax,
+          tax,
+          total,
+          order.refunded ?? 0,
+          status === "cancelled" ? 0 : 1,
+          sha256Hex(newId("tok")),
+          placed,
+          paid ? placed : null,
+          status === "cancelled" ? placed : null,
+          placed,
+        );
+      const insertItem = sqlite.query(
         `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_title, sku, unit_price,
            quantity, stock_taken, subtotal, discount, tax_rate, tax, total, position)
          VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -194,9 +199,9 @@ export function seedOrder(
           line.position,
         );
       }
-      db.query(
-        "INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)",
-      ).run(newId("evt"), id, "placed", `Order #${next} placed`, placed);
+      sqlite
+        .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
+        .run(newId("evt"), id, "placed", `Order #${next} placed`, placed);
     })();
     return { id, number: next, total };
   });

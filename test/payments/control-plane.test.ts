@@ -41,11 +41,11 @@ afterAll(() => {
 
 /** The platform file as another process sees it. */
 function platformRows<T>(sql: string, ...params: string[]): T[] {
-  const db = new Database(join(w.t.dataDir, "platform.sqlite"), { readonly: true });
+  const sqlite = new Database(join(w.t.dataDir, "platform.sqlite"), { readonly: true });
   try {
-    return db.query(sql).all(...params) as T[];
+    return sqlite.query(sql).all(...params) as T[];
   } finally {
-    db.close();
+    sqlite.close();
   }
 }
 

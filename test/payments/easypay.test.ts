@@ -59,10 +59,10 @@ const capture = (paymentId: string, key: string) => ({
 describe("single payments", () => {
   test("place-order creates an Easypay single payment after the commit and shows its Multibanco reference", async () => {
     const { order, payment } = await easypayOrder();
-    const call = w.easypay.calls.findLast((c) => c.path === "/2.0/single" && c.method === "POST")!;
-    expect(call.headers.accountid).toBe(EASYPAY.accountId);
-    expect(call.headers.apikey).toBe(EASYPAY.apiKey);
-    const body = JSON.parse(call.body);
+    const recorded = w.easypay.calls.findLast((c) => c.path === "/2.0/single" && c.method === "POST")!;
+    expect(recorded.headers.accountid).toBe(EASYPAY.accountId);
+    expect(recorded.headers.apikey).toBe(EASYPAY.apiKey);
+    const body = JSON.parse(recorded.body);
     expect(body).toMatchObject({
       type: "sale",
       key: order.payment.attemptId,
@@ -222,9 +222,11 @@ describe("refunds through Easypay", () => {
     expect(res.status).toBe(200);
     const refund = res.body.data.refunds[0];
     expect(refund.status).toBe("pending");
-    const call = w.easypay.calls.findLast((c) => c.method === "POST" && c.path.startsWith("/2.0/refund/"))!;
-    expect(call.path).toBe(`/2.0/refund/${payment.id}`);
-    expect(JSON.parse(call.body)).toEqual({ transaction_key: refund.id, value: 3 });
+    const recorded = w.easypay.calls.findLast(
+      (c) => c.method === "POST" && c.path.startsWith("/2.0/refund/"),
+    )!;
+    expect(recorded.path).toBe(`/2.0/refund/${payment.id}`);
+    expect(JSON.parse(recorded.body)).toEqual({ transaction_key: refund.id, value: 3 });
     const easypayRefund = [...w.easypay.refunds.values()].at(-1)!;
     const note = { id: easypayRefund.id, type: "refund", status: "success" };
     const pending = await notify(note);

@@ -71,7 +71,7 @@ export interface FakeServer {
   stop(): void;
 }
 
-type Handler = (call: RecordedCall, url: URL) => Response | Promise<Response>;
+type Handler = (recorded: RecordedCall, url: URL) => Response | Promise<Response>;
 
 function fakeServer(handler: Handler): FakeServer {
   const fake: FakeServer = {
@@ -86,16 +86,16 @@ function fakeServer(handler: Handler): FakeServer {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      const call: RecordedCall = {
+      const recorded: RecordedCall = {
         method: request.method,
         path: url.pathname,
         headers: Object.fromEntries(request.headers),
         body: await request.text(),
       };
-      fake.calls.push(call);
+      fake.calls.push(recorded);
       if (fake.mode === "down") return Response.json({ error: "down" }, { status: 503 });
       if (fake.mode === "hang") await Bun.sleep(fake.hangMs);
-      return handler(call, url);
+      return handler(recorded, url);
     },
   });
   fake.url = `http://127.0.0.1:${server.port}`;
@@ -118,19 +118,19 @@ export function fakeStripe(): FakeStripe {
   const sessions = new Map<string, Record<string, string>>();
   const sessionState = new Map<string, Record<string, unknown>>();
   const refusedKeys = new Set<string>();
-  const fake = fakeServer((call) => {
-    const key = call.headers.authorization?.replace(/^Bearer /, "") ?? "";
+  const fake = fakeServer((recorded) => {
+    const key = recorded.headers.authorization?.replace(/^Bearer /, "") ?? "";
     if (refusedKeys.has(key)) {
       return Response.json(
         { error: { type: "invalid_request_error", message: "Invalid API Key provided" } },
         { status: 401 },
       );
     }
-    if (call.method === "GET" && call.path === "/v1/checkout/sessions") {
+    if (recorded.method === "GET" && recorded.path === "/v1/checkout/sessions") {
       return Response.json({ object: "list", data: [], has_more: false, url: "/v1/checkout/sessions" });
     }
-    const read = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(call.path);
-    if (call.method === "GET" && read) {
+    const read = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(recorded.path);
+    if (recorded.method === "GET" && read) {
       const params = sessions.get(read[1]!);
       if (!params) return Response.json({ error: { message: "No such session" } }, { status: 404 });
       return Response.json({
@@ -146,11 +146,11 @@ export function fakeStripe(): FakeStripe {
         ...sessionState.get(read[1]!),
       });
     }
-    const idempotencyKey = call.headers["idempotency-key"];
+    const idempotencyKey = recorded.headers["idempotency-key"];
     if (idempotencyKey && byKey.has(idempotencyKey)) return Response.json(byKey.get(idempotencyKey));
-    const params = Object.fromEntries(new URLSearchParams(call.body));
+    const params = Object.fromEntries(new URLSearchParams(recorded.body));
     let answer: unknown;
-    if (call.method === "POST" && call.path === "/v1/checkout/sessions") {
+    if (recorded.method === "POST" && recorded.path === "/v1/checkout/sessions") {
       const id = `cs_test_${++n}${Math.random().toString(36).slice(2, 8)}`;
       sessions.set(id, params);
       answer = {
@@ -159,7 +159,7 @@ export function fakeStripe(): FakeStripe {
         url: `https://checkout.stripe.test/c/pay/${id}`,
         payment_intent: null,
       };
-    } else if (call.method === "POST" && call.path === "/v1/refunds") {
+    } else if (recorded.method === "POST" && recorded.path === "/v1/refunds") {
       answer = {
         id: `re_test_${++n}`,
         object: "refund",
@@ -184,10 +184,10 @@ export interface FakeIfthenpay extends FakeServer {
 }
 
 export function fakeIfthenpay(): FakeIfthenpay {
-  const fake = fakeServer((call) => {
-    const body = JSON.parse(call.body || "{}") as Record<string, string>;
+  const fake = fakeServer((recorded) => {
+    const body = JSON.parse(recorded.body || "{}") as Record<string, string>;
     const n = ++self.next;
-    if (call.path === "/multibanco/reference/init") {
+    if (recorded.path === "/multibanco/reference/init") {
       return Response.json({
         Amount: body.amount,
         Entity: "12345",
@@ -199,7 +199,7 @@ export function fakeIfthenpay(): FakeIfthenpay {
         Status: "0",
       });
     }
-    if (call.path === "/spg/payment/mbway") {
+    if (recorded.path === "/spg/payment/mbway") {
       return Response.json({
         Amount: body.amount,
         Message: "Pending",
@@ -240,23 +240,23 @@ export function fakeEasypay(): FakeEasypay {
   let n = 0;
   const payments = new Map<string, EasypayPayment>();
   const refunds = new Map<string, { id: string; status: string; value: number }>();
-  const fake = fakeServer((call) => {
-    if (self.refusedKeys.has(call.headers.apikey ?? "")) {
+  const fake = fakeServer((recorded) => {
+    if (self.refusedKeys.has(recorded.headers.apikey ?? "")) {
       return Response.json(
         { status: "error", message: ["Authentication Error: Invalid AccountId or ApiKey"] },
         { status: 403 },
       );
     }
-    const single = /^\/2\.0\/single\/([^/]+)$/.exec(call.path);
-    const refund = /^\/2\.0\/refund\/([^/]+)$/.exec(call.path);
-    if (call.method === "GET" && call.path === "/2.0/single") {
+    const single = /^\/2\.0\/single\/([^/]+)$/.exec(recorded.path);
+    const refund = /^\/2\.0\/refund\/([^/]+)$/.exec(recorded.path);
+    if (recorded.method === "GET" && recorded.path === "/2.0/single") {
       return Response.json({
         meta: { page: { current: 1, total: 1 } },
         data: [...payments.values()].slice(0, 1),
       });
     }
-    if (call.method === "POST" && call.path === "/2.0/single") {
-      const body = JSON.parse(call.body) as {
+    if (recorded.method === "POST" && recorded.path === "/2.0/single") {
+      const body = JSON.parse(recorded.body) as {
         key: string;
         value: number;
         currency: string;
@@ -279,18 +279,18 @@ export function fakeEasypay(): FakeEasypay {
       payments.set(id, payment);
       return Response.json({ status: "ok", ...payment }, { status: 201 });
     }
-    if (call.method === "GET" && single) {
+    if (recorded.method === "GET" && single) {
       if (self.singleStatus) return Response.json({ status: "error" }, { status: self.singleStatus });
       const payment = payments.get(single[1]!);
       return payment ? Response.json(payment) : Response.json({ status: "error" }, { status: 404 });
     }
-    if (call.method === "POST" && refund) {
-      const body = JSON.parse(call.body) as { value: number };
+    if (recorded.method === "POST" && refund) {
+      const body = JSON.parse(recorded.body) as { value: number };
       const id = crypto.randomUUID();
       refunds.set(id, { id, status: "pending", value: body.value });
       return Response.json({ status: "ok", id }, { status: 201 });
     }
-    if (call.method === "GET" && refund) {
+    if (recorded.method === "GET" && refund) {
       const found = refunds.get(refund[1]!);
       return found ? Response.json(found) : Response.json({ status: "error" }, { status: 404 });
     }

@@ -43,8 +43,8 @@ async function multibancoOrder(variantIndex = 0) {
   const res = await placeWith(shop, "ifthenpay_multibanco", { variantIndex });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   const order = res.body.data;
-  const call = w.ifthenpay.calls.at(-1)!;
-  const sent = JSON.parse(call.body) as { orderId: string; amount: string };
+  const recorded = w.ifthenpay.calls.at(-1)!;
+  const sent = JSON.parse(recorded.body) as { orderId: string; amount: string };
   const requestId = `mbreq${w.ifthenpay.next}`;
   const action = order.payment.action;
   return {
@@ -67,9 +67,9 @@ async function multibancoOrder(variantIndex = 0) {
 describe("Multibanco references", () => {
   test("place-order asks Ifthenpay for a reference after the commit and shows entity, reference, amount and expiry", async () => {
     const { order, orderRef } = await multibancoOrder();
-    const call = w.ifthenpay.calls.at(-1)!;
-    expect(call.path).toBe("/multibanco/reference/init");
-    expect(JSON.parse(call.body)).toEqual({
+    const recorded = w.ifthenpay.calls.at(-1)!;
+    expect(recorded.path).toBe("/multibanco/reference/init");
+    expect(JSON.parse(recorded.body)).toEqual({
       mbKey: IFTHENPAY.mbKey,
       orderId: orderRef,
       amount: euros(order.totals.total.amount),
@@ -225,8 +225,8 @@ describe("Multibanco references", () => {
     expect(res.body.data).toMatchObject({ paymentStatus: "partially_refunded" });
     expect(res.body.data.refunds[0].status).toBe("succeeded");
     expect(w.ifthenpay.calls.length).toBe(calls);
-    const source = await w.t.app.ctx.tenants.with(shop.org.id, (t) =>
-      t.sqlite.query("SELECT source FROM payment_refunds WHERE order_id = ?").get(order.id),
+    const source = await w.t.app.ctx.tenants.with(shop.org.id, (tenant) =>
+      tenant.sqlite.query("SELECT source FROM payment_refunds WHERE order_id = ?").get(order.id),
     );
     expect(source).toEqual({ source: "manual" });
   });

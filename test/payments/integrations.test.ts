@@ -45,27 +45,26 @@ const del = (key: string, provider: string) =>
   w.t.json(`/v1/admin/integrations/${provider}`, { method: "DELETE", headers: { "x-api-key": key } });
 
 function rawRow(orgId: string, provider: string) {
-  const db = new Database(join(w.t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
+  const sqlite = new Database(join(w.t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
   try {
-    return db.query("SELECT * FROM integration_configs WHERE provider = ?").get(provider) as {
+    return sqlite.query("SELECT * FROM integration_configs WHERE provider = ?").get(provider) as {
       settings: string;
       secrets: string;
       enabled: number;
     } | null;
   } finally {
-    db.close();
+    sqlite.close();
   }
 }
 
 function writeSecrets(orgId: string, provider: string, secrets: Record<string, string>) {
-  const db = new Database(join(w.t.dataDir, "tenants", `${orgId}.sqlite`));
+  const sqlite = new Database(join(w.t.dataDir, "tenants", `${orgId}.sqlite`));
   try {
-    db.query("UPDATE integration_configs SET secrets = ? WHERE provider = ?").run(
-      JSON.stringify(secrets),
-      provider,
-    );
+    sqlite
+      .query("UPDATE integration_configs SET secrets = ? WHERE provider = ?")
+      .run(JSON.stringify(secrets), provider);
   } finally {
-    db.close();
+    sqlite.close();
   }
 }
 
@@ -500,12 +499,12 @@ describe("key material", () => {
     const oldKid = deriveKey(Buffer.from(OLD_ENCRYPTION_KEY, "hex")).kid;
     const newKid = deriveKey(Buffer.from(ENCRYPTION_KEY, "hex")).kid;
     const kids = () => {
-      const db = new Database(join(dataDir, "tenants", `${shop.id}.sqlite`), { readonly: true });
+      const sqlite = new Database(join(dataDir, "tenants", `${shop.id}.sqlite`), { readonly: true });
       try {
-        const row = db.query("SELECT secrets FROM integration_configs").get() as { secrets: string };
+        const row = sqlite.query("SELECT secrets FROM integration_configs").get() as { secrets: string };
         return Object.values(JSON.parse(row.secrets) as Record<string, string>).map((v) => v.split(".")[1]);
       } finally {
-        db.close();
+        sqlite.close();
       }
     };
     expect(kids()).toEqual([oldKid, oldKid]);

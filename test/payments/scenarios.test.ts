@@ -181,8 +181,8 @@ const SCENARIOS: Scenario[] = [
       await deliverStripe(w, shop.org.id, c.extra.completed);
       const refund = await shop.admin.post(`/v1/admin/orders/${c.order.id}/refund`, { amount: 700 });
       const refundId = refund.body.data.refunds[0].id as string;
-      const row = (await w.t.app.ctx.tenants.with(shop.org.id, (t) =>
-        t.sqlite.query("SELECT provider_refund_id FROM payment_refunds WHERE id = ?").get(refundId),
+      const row = (await w.t.app.ctx.tenants.with(shop.org.id, (tenant) =>
+        tenant.sqlite.query("SELECT provider_refund_id FROM payment_refunds WHERE id = ?").get(refundId),
       )) as { provider_refund_id: string };
       const re = row.provider_refund_id;
       c.extra.refundCreated = events.refundCreated(c.refs, { id: re, amount: 700, refundId });

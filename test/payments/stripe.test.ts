@@ -68,11 +68,11 @@ describe("starting a card payment", () => {
     expect(order.payments).toHaveLength(1);
     const calls = w.stripe.calls.slice(before);
     expect(calls).toHaveLength(1);
-    const call = calls[0]!;
-    expect(call.path).toBe("/v1/checkout/sessions");
-    expect(call.headers.authorization).toBe(`Bearer ${STRIPE.secretKey}`);
-    expect(call.headers["idempotency-key"]).toStartWith(`${refs.attemptId}:`);
-    const params = Object.fromEntries(new URLSearchParams(call.body));
+    const recorded = calls[0]!;
+    expect(recorded.path).toBe("/v1/checkout/sessions");
+    expect(recorded.headers.authorization).toBe(`Bearer ${STRIPE.secretKey}`);
+    expect(recorded.headers["idempotency-key"]).toStartWith(`${refs.attemptId}:`);
+    const params = Object.fromEntries(new URLSearchParams(recorded.body));
     expect(params).toMatchObject({
       mode: "payment",
       client_reference_id: refs.attemptId,
@@ -764,10 +764,10 @@ describe("refunds through Stripe", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ paymentStatus: "partially_refunded" });
     expect(res.body.data.refunds[0]).toMatchObject({ amount: { amount: 500 }, status: "succeeded" });
-    const call = w.stripe.calls.slice(before).find((c) => c.path === "/v1/refunds")!;
+    const recorded = w.stripe.calls.slice(before).find((c) => c.path === "/v1/refunds")!;
     const refundId = res.body.data.refunds[0].id as string;
-    expect(call.headers["idempotency-key"]).toBe(refundId);
-    expect(Object.fromEntries(new URLSearchParams(call.body))).toMatchObject({
+    expect(recorded.headers["idempotency-key"]).toBe(refundId);
+    expect(Object.fromEntries(new URLSearchParams(recorded.body))).toMatchObject({
       payment_intent: refs.paymentIntent,
       amount: "500",
       "metadata[refundId]": refundId,
@@ -775,8 +775,8 @@ describe("refunds through Stripe", () => {
     });
     const providerRefund = JSON.parse(
       JSON.stringify(
-        await w.t.app.ctx.tenants.with(shop.org.id, (t) =>
-          t.sqlite.query("SELECT provider_refund_id FROM payment_refunds WHERE id = ?").get(refundId),
+        await w.t.app.ctx.tenants.with(shop.org.id, (tenant) =>
+          tenant.sqlite.query("SELECT provider_refund_id FROM payment_refunds WHERE id = ?").get(refundId),
         ),
       ),
     ).provider_refund_id as string;
