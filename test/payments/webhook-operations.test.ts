@@ -192,6 +192,29 @@ describe("verification before the tenant", () => {
 });
 
 describe("answers through the REST adapter", () => {
+  test("an org that is neither an organization id nor _ is a 400 on every webhook route, readiness checks included", async () => {
+    for (const org of ["x", "-", "%00", "org_", "a".repeat(300)]) {
+      for (const [method, path] of [
+        ["GET", `/api/webhooks/stripe/${org}`],
+        ["POST", `/api/webhooks/easypay/${org}`],
+        ["GET", `/v1/webhooks/payments/stripe?org=${org}`],
+        ["POST", `/v1/webhooks/payments/stripe?org=${org}`],
+      ] as const) {
+        const res = await w.t.json(path, {
+          method,
+          headers: { "x-checkout-secret": CHECKOUT_SECRET },
+          ...(method === "POST" ? { body: "{}" } : {}),
+        });
+        expect([method, path, res.status, res.body.code]).toEqual([method, path, 400, "VALIDATION_ERROR"]);
+      }
+    }
+    // A well-formed one still gets the readiness answer, whether or not such a store exists.
+    expect((await w.t.json("/api/webhooks/stripe/org_doesnotexist1")).body.data).toEqual({
+      provider: "stripe",
+      ready: true,
+    });
+  });
+
   test("every error answer of the webhook routes carries {error, code, status} and the request's x-request-id", async () => {
     const sent = [
       ["/v1/webhooks/payments/stripe?org=_", { "x-checkout-secret": "nope" }],
