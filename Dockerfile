@@ -5,6 +5,7 @@ COPY package.json bun.lock ./
 RUN bun install --frozen-lockfile
 COPY tsconfig.json ./
 COPY src ./src
+COPY scripts/build.ts ./scripts/build.ts
 RUN bun run build
 
 FROM debian:bookworm-slim

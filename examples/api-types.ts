@@ -250,6 +250,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/domains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's own domains
+     * @description Every host that answers for the organization besides `{slug}.{PLATFORM_DOMAIN}`, oldest first (an organization has few, so the list is not paged).
+     */
+    get: operations["adminListDomains"];
+    put?: never;
+    /**
+     * Add a domain the shop answers on
+     * @description The host is stored lower-case and without a trailing dot; point its DNS at the service. A host that is another organization's (or already this one's), that is `{slug}.{PLATFORM_DOMAIN}` of an organization, or that is the service's own is a 409 CONFLICT. It answers at once (`verified`: there is no ownership check by DNS yet). From the dashboard, owners and admins only.
+     */
+    post: operations["adminAddDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/domains/{host}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a domain
+     * @description The host stops answering for the organization at once. A host that is not this organization's is a 404. From the dashboard, owners and admins only.
+     */
+    delete: operations["adminRemoveDomain"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Members of the organization
+     * @description Each dashboard user of the organization with their role (`owner`, `admin`, `member`) and when they joined, oldest first. Users are added with the command line (`commerce user create --org`).
+     */
+    get: operations["adminListMembers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/products": {
     parameters: {
       query?: never;
@@ -472,6 +536,110 @@ export interface paths {
      * @description `onHand` sets the count, `adjust` adds a signed delta (the result stays within 0..1000000000, else 422); `tracked` and `allowBackorder` set the flags. Untracked variants are always available.
      */
     patch: operations["adminUpdateInventory"];
+    trace?: never;
+  };
+  "/v1/admin/products/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the catalog as a CSV file
+     * @description Every product of every status, one row per variant with the product's columns repeated: slug, status, `name.<locale>` and `description.<locale>` per store locale, categories (slugs), tags and image URLs separated by `|`, taxRate, requiresShipping, `option1.name`/`option1.value` up to option3, sku, title, price and compareAtPrice as decimals in the store's currency (`49.00`), currency, tracked, onHand, allowBackorder. UTF-8 with a byte-order mark, so spreadsheets read accents. For people and spreadsheets: agents read products as JSON.
+     */
+    get: operations["adminExportProducts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/products/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update products from a CSV file (all or nothing)
+     * @description The export's columns, sent as a `text/csv` body or as `{"csv": "…"}`. Rows are grouped by slug into products; a row whose SKU exists updates that variant and its product, a slug no product has creates one. Each product is checked by the rules of create and update. A column the file lacks keeps what is stored. Any refused row imports nothing: a 422 whose `details` name each cell (`/body/csv/{row}/{column}`). `dryRun=true` writes nothing and reports what would happen, refused rows included. At most 5000 rows.
+     */
+    post: operations["adminImportProducts"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/media": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the shop's images
+     * @description Newest first, without the bytes: each item's `url` serves the file (`GET /media/{id}`).
+     */
+    get: operations["adminListMedia"];
+    put?: never;
+    /**
+     * Upload an image
+     * @description Stores a JPEG, PNG, WebP, AVIF or GIF image (at most 5 MiB) in the shop's own database file and answers where it is served: its `url` (`/media/{id}`) may be given as a product image's `url`. What the file is comes from its bytes: a PNG sent as `image/jpeg` is stored as `image/png`; bytes that are none of the five types (SVG included) are a 422. Above the shop's media limit (`MEDIA_MAX_SHOP_BYTES`, 200 MiB by default) a 422 too. Not offered to agents: a tool call cannot carry a file.
+     */
+    post: operations["adminUploadMedia"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/media/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete an image no product shows
+     * @description A 409 while a product's images still point at it (remove it from the product first). Deleting a product leaves its images in the shop's media.
+     */
+    delete: operations["adminDeleteMedia"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/media/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An image of the shop, as its bytes
+     * @description On the shop's hosts anyone may read it (its Host names the shop); elsewhere, such as the platform host the dashboard runs on, a credential of the shop (API key, dashboard session) is needed. Another shop's id is a 404. Served with a strong `ETag` (the SHA-256 of the bytes) and `Cache-Control: public, max-age=31536000, immutable` (`private` when a credential chose the shop): the bytes under a URL never change.
+     */
+    get: operations["getMediaFile"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/v1/countries": {
@@ -1350,6 +1518,28 @@ export interface components {
       limit: number;
       total: number;
     };
+    Domain: {
+      /** @description Lower-case, without a trailing dot */
+      host: string;
+      /** @description The host answers for the organization. Every host added is verified: there is no ownership check by DNS yet */
+      verified: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    Member: {
+      userId: string;
+      email: string;
+      name: string | null;
+      role: "owner" | "admin" | "member";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
     StorefrontProduct: {
       id: string;
       slug: string;
@@ -1527,6 +1717,44 @@ export interface components {
       tracked: boolean;
       onHand: number;
       allowBackorder: boolean;
+    };
+    CatalogImportReport: {
+      dryRun: boolean;
+      /** @description Rows read, blank ones left out */
+      rows: number;
+      /** @description Products created (in a dry run: that would be) */
+      created: number;
+      /** @description Products changed (in a dry run: that would be) */
+      updated: number;
+      /** @description Products the file names as they already are */
+      unchanged: number;
+      /** @description Refused rows (a dry run only: an import with any answers 422 and writes nothing) */
+      errors: {
+        /** @description The row as a spreadsheet numbers it: the header is row 1 */
+        row: number;
+        /** @description The column at fault, when it is one cell */
+        column?: string;
+        message: string;
+      }[];
+    };
+    Media: {
+      /** @description Id (`med_…`) */
+      id: string;
+      /** @description Where the file is served, relative to the shop's hosts (`/media/{id}`); usable as a product image `url` */
+      url: string;
+      /** @description What the bytes are, read from the bytes (not from the type the upload declared) */
+      contentType: "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif";
+      /** @description Size of the file in bytes */
+      bytes: number;
+      /** @description In pixels, when the image's headers tell it */
+      width?: number;
+      /** @description In pixels, when the image's headers tell it */
+      height?: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
     };
     Country: {
       code: string;
@@ -2719,6 +2947,150 @@ export interface operations {
       503: components["responses"]["Unavailable"];
     };
   };
+  adminListDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Domain"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminAddDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "host": "shop.example.com"
+         *     }
+         */
+        "application/json": {
+          /** @description A host name such as `shop.example.com`; stored lower-case, without a trailing dot */
+          host: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Domain"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRemoveDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description A host name such as `shop.example.com`; stored lower-case, without a trailing dot */
+        host: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListMembers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Member"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
   listProducts: {
     parameters: {
       query?: {
@@ -3087,6 +3459,7 @@ export interface operations {
           categoryIds?: string[];
           tags?: string[];
           images?: {
+            /** @description An `https://` (or `http://`) URL, or the `url` of the shop's media: `/media/{id}` */
             url: string;
             alt?: string;
           }[];
@@ -3241,6 +3614,7 @@ export interface operations {
           categoryIds?: string[];
           tags?: string[];
           images?: {
+            /** @description An `https://` (or `http://`) URL, or the `url` of the shop's media: `/media/{id}` */
             url: string;
             alt?: string;
           }[];
@@ -3605,6 +3979,278 @@ export interface operations {
       409: components["responses"]["IdempotencyConflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminExportProducts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example slug,status,name.en,name.pt,description.en,description.pt,categories,tags,images,taxRate,requiresShipping,option1.name,option1.value,option2.name,option2.value,option3.name,option3.value,sku,title,price,compareAtPrice,currency,tracked,onHand,allowBackorder
+           *     linen-shirt,active,Linen shirt,Camisa de linho,"Washed linen, relaxed fit.","Linho lavado, corte solto.",shirts,linen|summer,https://cdn.example/linen-shirt.jpg,,true,Size,S,,,,,LIN-S,S,45.00,59.00,EUR,true,12,false
+           *     linen-shirt,active,Linen shirt,Camisa de linho,"Washed linen, relaxed fit.","Linho lavado, corte solto.",shirts,linen|summer,https://cdn.example/linen-shirt.jpg,,true,Size,M,,,,,LIN-M,M,45.00,,EUR,true,0,true
+           */
+          "text/csv": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminImportProducts: {
+    parameters: {
+      query?: {
+        /** @description Check every row and report what would change, writing nothing */
+        dryRun?: boolean;
+      };
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "text/csv": string;
+        "application/json": {
+          /** @description The CSV file as text, with the columns the export writes */
+          csv: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CatalogImportReport"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListMedia: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "med_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "url": "/media/med_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "contentType": "image/png",
+           *           "bytes": 48213,
+           *           "width": 800,
+           *           "height": 800,
+           *           "createdAt": "2026-05-01T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "limit": 20,
+           *         "total": 1
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Media"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminUploadMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The image as the whole body with its `Content-Type` (`image/png`, …), or as the one field `file` of a `multipart/form-data` form. Larger than 5 MiB is a 413. */
+    requestBody: {
+      content: {
+        "image/*": unknown;
+        "multipart/form-data": {
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "med_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "url": "/media/med_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "contentType": "image/png",
+           *         "bytes": 48213,
+           *         "width": 800,
+           *         "height": 800,
+           *         "createdAt": "2026-05-01T10:00:00.000Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Media"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminDeleteMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`med_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getMediaFile: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An `ETag` of an earlier answer: a 304 with no body while it is still current. */
+        "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+      };
+      path: {
+        /** @description Id (`med_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "image/jpeg": unknown;
+          "image/png": unknown;
+          "image/webp": unknown;
+          "image/avif": unknown;
+          "image/gif": unknown;
+        };
+      };
+      /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. */
+      304: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          etag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

@@ -5,7 +5,7 @@ import { CallerResolver } from "./auth/caller.ts";
 import { configurePasswordHashing } from "./auth/crypto.ts";
 import { getStore } from "./catalog/store-settings.ts";
 import type { Config } from "./config.ts";
-import { checkDeclaredLength } from "./core/body.ts";
+import { checkDeclaredLength, uploadBodyLimit } from "./core/body.ts";
 import { Executor } from "./core/executor.ts";
 import type { Module, Service } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
@@ -172,7 +172,7 @@ function mountPublicDocuments({ elysia, routes, states }: Router, declared: Oper
 function mountOperations({ elysia, routes, states }: Router, declared: Operation[], adapter: HttpAdapter) {
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    routes.add(op.method, path, corsPolicyOf(op));
+    routes.add(op.method, path, corsPolicyOf(op), op.upload && uploadBodyLimit(op.upload));
     elysia.route(
       op.method,
       path,
@@ -240,7 +240,7 @@ function requestHandler(
     const origin = request.headers.get("origin");
     let response: Response;
     try {
-      checkDeclaredLength(request, config.maxBodyBytes);
+      checkDeclaredLength(request, config.maxBodyBytes, router.routes);
       response = (origin !== null && cors.preflight(request, origin)) || (await handle(request));
     } catch (error) {
       response = errorResponse(error, ctx, state.id);

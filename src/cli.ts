@@ -14,7 +14,6 @@ import {
   deleteOrganization,
   findOrganization,
   findUserByEmail,
-  HOST_PATTERN,
   listAllApiKeys,
   listDomains,
   listOrganizations,
@@ -22,6 +21,7 @@ import {
   removeDomain,
   revokeApiKey,
   SLUG_PATTERN,
+  validDomainHost,
 } from "./auth/service.ts";
 import { ROLES, type Role } from "./auth/tables.ts";
 import { seedProducts } from "./catalog/seed.ts";
@@ -78,7 +78,9 @@ function checked(value: string, pattern: string, option: string): string {
 
 /** A `--host` value: normalised (lower-case, no trailing dot), then checked. */
 function hostOption(raw: string): string {
-  return checked(normalizeDomainHost(raw), HOST_PATTERN, "host");
+  const host = validDomainHost(raw);
+  if (host === undefined) throw new UsageError(`--host "${normalizeDomainHost(raw)}" is not valid`);
+  return host;
 }
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -30,6 +30,8 @@ export interface Config {
   tenantPoolSize: number;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
+  /** `MEDIA_MAX_SHOP_BYTES` (default 200 MiB): the most bytes of media one shop may store (docs/media.md). */
+  mediaMaxShopBytes: number;
   /** `MIN_FREE_DISK_MB` (default 256, 0: no check): below it, free space in DATA_DIR makes health `degraded`. */
   minFreeDiskMb: number;
   /** How long an outbox job may run before another attempt may take it (the process died). */
@@ -293,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as LogLevel,
     tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 256, 1, 100_000),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
+    mediaMaxShopBytes: integer(env, "MEDIA_MAX_SHOP_BYTES", 200 * 1_048_576, 0, 2 ** 40),
     minFreeDiskMb: integer(env, "MIN_FREE_DISK_MB", 256, 0, 1_048_576),
     outboxLeaseMs: integer(env, "OUTBOX_LEASE_MS", 60_000, 100, 3_600_000),
     demoTenant: boolean(env, "DEMO_TENANT", !production),

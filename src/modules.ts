@@ -4,7 +4,9 @@ import { cartModule } from "./cart/module.ts";
 import { catalogModule } from "./catalog/module.ts";
 import type { Module } from "./core/module.ts";
 import { customersModule } from "./customers/module.ts";
+import { dashboardModule } from "./dashboard/module.ts";
 import { createMcpModule } from "./mcp/module.ts";
+import { mediaModule } from "./media/module.ts";
 import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { setupModule } from "./setup/module.ts";
@@ -18,6 +20,7 @@ export const modules: readonly Module[] = [
   systemModule,
   authModule,
   catalogModule,
+  mediaModule,
   cartModule,
   // Orders start provider payments and refunds through the payments module (which imports orders).
   createOrdersModule(checkoutPayments),
@@ -27,4 +30,6 @@ export const modules: readonly Module[] = [
   agentsModule,
   // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).
   createMcpModule({ grantedOperations: agentGrantedOperations }),
+  // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
+  dashboardModule,
 ];

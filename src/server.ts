@@ -1,6 +1,6 @@
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { ensureDemoStore, ensureDemoTenant } from "./demo.ts";
+import { ensureDemoStore, ensureDemoTenant, heldSecrets } from "./demo.ts";
 
 /**
  * Bun's own body limit, out of reach: Bun answers a bare 413 (no JSON body, no request id, no log
@@ -27,9 +27,10 @@ export async function startServer(config: Config) {
   if (demo) {
     console.log(`  Demo store "${demo.org.name}" (${demo.org.id}) answers Host ${demo.host}:`);
     console.log(`    curl http://${demo.host}:${server.port}/v1/me`);
-    if ("apiKey" in demo) {
+    if (heldSecrets(demo)) {
       console.log(`  Demo admin API key (shown only now, keep it): ${demo.apiKey}`);
       console.log(`    curl -H 'x-api-key: ${demo.apiKey}' ${origin}/v1/me`);
+      if (demo.owner) console.log(`  Dashboard sign-in: ${demo.owner.email} / ${demo.owner.password}`);
     } else {
       console.log(
         "  No API key is printed in production; create the demo's admin key with the command line:",

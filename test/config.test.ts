@@ -37,6 +37,7 @@ describe("loadConfig defaults", () => {
     expect(config.logLevel).toBe("info");
     expect(config.tenantPoolSize).toBe(256);
     expect(config.maxBodyBytes).toBe(1_048_576);
+    expect(config.mediaMaxShopBytes).toBe(200 * 1_048_576);
     expect(config.demoTenant).toBe(true);
     expect(config.production).toBe(false);
     expect(config.checkoutApiSecret).toBeUndefined();
@@ -255,6 +256,14 @@ describe("bad values name their variable", () => {
   test("TENANT_POOL_SIZE must be at least 1", () => {
     expectRejected({ TENANT_POOL_SIZE: "0" }, "TENANT_POOL_SIZE");
     expect(loadConfig({ TENANT_POOL_SIZE: "1" }).tenantPoolSize).toBe(1);
+  });
+
+  test("MEDIA_MAX_SHOP_BYTES is a whole number of bytes, 0 (no uploads) to 1 TiB", () => {
+    expect(loadConfig({ MEDIA_MAX_SHOP_BYTES: "0" }).mediaMaxShopBytes).toBe(0);
+    expect(loadConfig({ MEDIA_MAX_SHOP_BYTES: "5000" }).mediaMaxShopBytes).toBe(5000);
+    expectRejected({ MEDIA_MAX_SHOP_BYTES: "-1" }, "MEDIA_MAX_SHOP_BYTES");
+    expectRejected({ MEDIA_MAX_SHOP_BYTES: "1.5" }, "MEDIA_MAX_SHOP_BYTES");
+    expectRejected({ MEDIA_MAX_SHOP_BYTES: String(2 ** 40 + 1) }, "MEDIA_MAX_SHOP_BYTES");
   });
 
   test("MAX_BODY_BYTES must be in range", () => {

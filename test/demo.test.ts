@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { ensureDemoTenant } from "../src/demo.ts";
+import { DEMO_OWNER_EMAIL, ensureDemoTenant } from "../src/demo.ts";
+import { cookieFrom } from "./helpers/app.ts";
+import { spawnServer } from "./helpers/server-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "commerce-demo-"));
 const app = createApp(loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" }));
@@ -87,3 +89,65 @@ test("first run: the demo store sells end to end, as the README walks through", 
   const guest = await call(`/v1/orders/${order.body.data.id}?token=${order.body.data.accessToken}`);
   expect(guest.body.data.paymentStatus).toBe("paid");
 });
+
+/** Starts `bun src/server.ts` as a developer does (no NODE_ENV=production) and returns, once stopped, what it printed. */
+async function startAndStop(dataDir: string, use: (url: string) => Promise<void>) {
+  const server = await spawnServer({
+    ...process.env,
+    NODE_ENV: undefined,
+    DEMO_TENANT: undefined,
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent",
+  });
+  try {
+    await use(server.url);
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.child.exited;
+  }
+  return server.stdout;
+}
+
+const SIGN_IN_LINE = /Dashboard sign-in: (\S+) \/ (\S+)/;
+
+test("the first start prints the demo owner's sign-in once, beside the admin key: it signs in and its session reaches the demo store's readiness; a second start prints no password", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "commerce-demo-owner-"));
+  try {
+    // The start's output is read once it stopped; the credentials are used on the next start.
+    const first = await startAndStop(dataDir, async () => {});
+    const line = SIGN_IN_LINE.exec(first);
+    expect(line).not.toBeNull();
+    expect(first).toMatch(/Demo admin API key \(shown only now, keep it\): ck_/);
+    const [, email, password] = line!;
+    expect(email).toBe(DEMO_OWNER_EMAIL);
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    const demoOrg = /Demo store "Demo Store" \((org_\w+)\)/.exec(first)?.[1];
+    expect(demoOrg).toMatch(/^org_/);
+
+    let signedIn: { status: number; orgId: string; readiness: number } | undefined;
+    const second = await startAndStop(dataDir, async (url) => {
+      const response = await fetch(`${url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      const session = (await response.json()) as { data: { session: { activeOrganizationId: string } } };
+      const readiness = await fetch(`${url}/v1/admin/readiness`, {
+        headers: { cookie: cookieFrom(response) },
+      });
+      signedIn = {
+        status: response.status,
+        orgId: session.data.session.activeOrganizationId,
+        readiness: readiness.status,
+      };
+    });
+    expect(signedIn).toEqual({ status: 200, orgId: demoOrg!, readiness: 200 });
+    expect(second).toContain("listening on");
+    expect(second).not.toContain("Dashboard sign-in");
+    expect(second).not.toContain(password!);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);

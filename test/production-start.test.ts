@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,7 +118,7 @@ describe("NODE_ENV=production", () => {
   );
 
   test(
-    "DEMO_TENANT=true: the demo store answers, no key is printed, the printed command makes one",
+    "DEMO_TENANT=true: the demo store answers, no key is printed and no dashboard user is made, the printed command makes one",
     async () => {
       const server = await start({ DEMO_TENANT: "true" });
       let output: Awaited<ReturnType<Started["stop"]>>;
@@ -128,6 +129,14 @@ describe("NODE_ENV=production", () => {
       }
       const all = `${output.stdout}${output.stderr}`;
       expect(all).not.toMatch(API_KEY_PATTERN);
+      expect(all).not.toContain("Dashboard sign-in");
+      const platform = new Database(join(dataDir, "platform.sqlite"), { readonly: true });
+      try {
+        expect(platform.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 0 });
+        expect(platform.query("SELECT count(*) AS n FROM members").get()).toEqual({ n: 0 });
+      } finally {
+        platform.close();
+      }
       const command = /commerce (apikey create --org (org_\w+) --scopes admin,storefront)/.exec(
         output.stdout,
       );

@@ -43,13 +43,15 @@ const Session = named(
 
 export const SessionWithUser = Type.Object({ user: User, session: Session });
 
+const Role = Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]);
+
 export const Organization = named(
   "Organization",
   Type.Object({
     id: Type.String(),
     slug: Type.String(),
     name: Type.String(),
-    role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]),
+    role: Role,
     createdAt: Timestamp,
   }),
 );
@@ -88,3 +90,38 @@ export const CreateApiKeyBody = Body({
 });
 export const ListApiKeysQuery = Type.Object({ organizationId: Type.Optional(Id("org")), ...PageQuery });
 export const RevokeApiKeyBody = Body({ keyId: Id("key") });
+
+// A host as sent: normalised (lower-case, without a trailing dot) before its pattern is checked.
+const HostInput = Text({
+  min: 1,
+  max: 254,
+  description: "A host name such as `shop.example.com`; stored lower-case, without a trailing dot",
+});
+
+export const Domain = named(
+  "Domain",
+  Type.Object({
+    host: Type.String({ description: "Lower-case, without a trailing dot" }),
+    verified: Type.Boolean({
+      description:
+        "The host answers for the organization. Every host added is verified: there is no ownership check by DNS yet",
+    }),
+    createdAt: Timestamp,
+  }),
+);
+
+export const AddDomainBody = Body({ host: HostInput });
+export const DomainParams = Type.Object({ host: HostInput });
+
+export const Member = named(
+  "Member",
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    role: Role,
+    createdAt: Timestamp,
+  }),
+);
+
+export const ListMembersQuery = Type.Object(PageQuery);

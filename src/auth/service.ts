@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../app-context.ts";
 import { ApiError, notFound } from "../core/errors.ts";
-import type { Scope } from "../core/operation.ts";
+import type { Caller, Scope } from "../core/operation.ts";
 import type { PageParams } from "../core/schemas.ts";
 import type { PlatformDb } from "../db/platform.ts";
 import { newId } from "../lib/ids.ts";
@@ -16,7 +16,7 @@ export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_REFRESH_MS = 24 * 3600 * 1000;
 
 export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$";
-export const HOST_PATTERN =
+const HOST_PATTERN =
   "^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$";
 
 const isUniqueViolation = (error: unknown) =>
@@ -41,6 +41,14 @@ export function normalizeDomainHost(host: string): string {
 
 function stripTrailingDot(host: string): string {
   return host.endsWith(".") ? host.slice(0, -1) : host;
+}
+
+const HOST_RE = new RegExp(HOST_PATTERN);
+
+/** A host as stored in `domains` (see `normalizeDomainHost`), or undefined when it is no valid host name. */
+export function validDomainHost(raw: string): string | undefined {
+  const host = normalizeDomainHost(raw);
+  return HOST_RE.test(host) ? host : undefined;
 }
 
 /**
@@ -99,7 +107,7 @@ export function createOrganization(
   if (slugTaken(slug)) throw new ApiError("CONFLICT", `The slug "${slug}" is taken`);
   const host = input.host === undefined ? undefined : normalizeDomainHost(input.host);
   if (host) {
-    assertHostFree(platform, platformDomain, host);
+    assertHostFree(platform, ctx.config, host);
     if (host === `${slug}.${platformDomain}`) {
       throw new ApiError("CONFLICT", `The host ${host} is already the organization's platform host`);
     }
@@ -162,12 +170,19 @@ export function listOrganizations(platform: PlatformDb): Organization[] {
 }
 
 /**
- * Refuses a host that is already a domain, or that is `{slug}.{PLATFORM_DOMAIN}` of an organization
- * (it would shadow, or be shadowed by, the resolution of storefront hosts by slug).
+ * Refuses a host that is already a domain, that is `{slug}.{PLATFORM_DOMAIN}` of an organization
+ * (it would shadow, or be shadowed by, the resolution of storefront hosts by slug), or that is the
+ * service's own (`PLATFORM_DOMAIN`, the hosts of `BASE_URL`, `API_PUBLIC_URL`, `CHECKOUT_URL`): a
+ * shop answering there would take the Host-only callers of the platform's own pages.
  */
-function assertHostFree(platform: PlatformDb, platformDomain: string, host: string) {
+function assertHostFree(platform: PlatformDb, config: AppContext["config"], host: string) {
   if (platform.db.select().from(domains).where(eq(domains.host, host)).get()) {
     throw new ApiError("CONFLICT", `The host ${host} already belongs to an organization`);
+  }
+  const platformDomain = config.platformDomain;
+  const own = [config.baseUrl, config.apiPublicUrl, config.checkoutUrl].map((url) => new URL(url).hostname);
+  if (host === platformDomain || own.includes(host)) {
+    throw new ApiError("CONFLICT", `The host ${host} is the service's own`);
   }
   const suffix = `.${platformDomain}`;
   if (host.endsWith(suffix)) {
@@ -187,7 +202,9 @@ export function addDomain(
   const { platform } = ctx;
   const host = normalizeDomainHost(rawHost);
   if (!findOrganization(platform, organizationId)) throw notFound("Organization");
-  assertHostFree(platform, ctx.config.platformDomain, host);
+  assertHostFree(platform, ctx.config, host);
+  // Verified by definition: whoever adds a host (the operator, an admin of the organization) is
+  // trusted with it; there is no proof of ownership by DNS yet.
   const row = { host, organizationId, verified: true, createdAt: Date.now() };
   try {
     platform.db.insert(domains).values(row).run();
@@ -202,18 +219,27 @@ export function addDomain(
 
 export function listDomains(platform: PlatformDb, organizationId: string) {
   return platform.db
-    .select({ host: domains.host, organizationId: domains.organizationId, createdAt: domains.createdAt })
+    .select({
+      host: domains.host,
+      organizationId: domains.organizationId,
+      verified: domains.verified,
+      createdAt: domains.createdAt,
+    })
     .from(domains)
     .where(eq(domains.organizationId, organizationId))
     .orderBy(asc(domains.createdAt), asc(domains.host))
     .all();
 }
 
-/** Removes a host; returns the organization it answered for. */
-export function removeDomain(platform: PlatformDb, rawHost: string) {
+/**
+ * Removes a host; returns the organization it answered for. With `organizationId`, another
+ * organization's host is not found (the operator's command line removes any).
+ */
+export function removeDomain(platform: PlatformDb, rawHost: string, organizationId?: string) {
   const host = normalizeDomainHost(rawHost);
   const row = platform.db.select().from(domains).where(eq(domains.host, host)).get();
-  if (!row) throw notFound("Domain");
+  if (!row || (organizationId !== undefined && row.organizationId !== organizationId))
+    throw notFound("Domain");
   platform.db.delete(domains).where(eq(domains.host, host)).run();
   platform.cache.hosts.clear();
   return { host, organizationId: row.organizationId };
@@ -344,6 +370,28 @@ export function listMemberships(platform: PlatformDb, userId: string) {
     .all();
 }
 
+/** An organization's members with their user's email and name, oldest membership first; never a password hash. */
+export function listMembers(platform: PlatformDb, organizationId: string, page: PageParams) {
+  const where = eq(members.organizationId, organizationId);
+  const items = platform.db
+    .select({
+      userId: members.userId,
+      email: users.email,
+      name: users.name,
+      role: members.role,
+      createdAt: members.createdAt,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(where)
+    .orderBy(asc(members.createdAt), asc(members.id))
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .all();
+  const total = platform.db.select({ n: count() }).from(members).where(where).get()?.n ?? 0;
+  return { items, total };
+}
+
 /** The organization a member may manage (owner or admin); anything else reads as not found or forbidden. */
 export function requireManager(platform: PlatformDb, organizationId: string, userId: string) {
   const role = membershipRole(platform, organizationId, userId);
@@ -351,6 +399,15 @@ export function requireManager(platform: PlatformDb, organizationId: string, use
   if (role === "member")
     throw new ApiError("FORBIDDEN", "Only an owner or admin of the organization can do this");
   return role;
+}
+
+/**
+ * For `/v1` operations on what the organization itself is (changing its domains, its payment
+ * credentials): a dashboard user needs the owner or admin role; API keys and agents are authorized
+ * by their scope (and agents by their grant).
+ */
+export function requireManagingCaller(platform: PlatformDb, caller: Caller): void {
+  if (caller.type === "session" && caller.userId) requireManager(platform, caller.orgId, caller.userId);
 }
 
 // ---------------------------------------------------------------- sessions

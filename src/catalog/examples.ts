@@ -51,3 +51,13 @@ export const productExample: Static<typeof StorefrontProduct> = {
   createdAt: "2026-11-24T08:19:14.771Z",
   updatedAt: "2026-11-24T08:19:14.771Z",
 };
+
+/** The start of a catalog export (`GET /v1/admin/products/export`) of a store in English and Portuguese. */
+export const catalogCsvExample =
+  "\uFEFFslug,status,name.en,name.pt,description.en,description.pt,categories,tags,images,taxRate,requiresShipping," +
+  "option1.name,option1.value,option2.name,option2.value,option3.name,option3.value,sku,title,price,compareAtPrice," +
+  "currency,tracked,onHand,allowBackorder\r\n" +
+  'linen-shirt,active,Linen shirt,Camisa de linho,"Washed linen, relaxed fit.","Linho lavado, corte solto.",' +
+  "shirts,linen|summer,https://cdn.example/linen-shirt.jpg,,true,Size,S,,,,,LIN-S,S,45.00,59.00,EUR,true,12,false\r\n" +
+  'linen-shirt,active,Linen shirt,Camisa de linho,"Washed linen, relaxed fit.","Linho lavado, corte solto.",' +
+  "shirts,linen|summer,https://cdn.example/linen-shirt.jpg,,true,Size,M,,,,,LIN-M,M,45.00,,EUR,true,0,true\r\n";

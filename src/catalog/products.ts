@@ -228,6 +228,12 @@ export function listProducts(tenant: TenantDb, q: ProductListQuery, page: PagePa
   return { items: assemble(tenant, rows, store), total };
 }
 
+/** Every product of every status, oldest first, in three queries (the catalog export). */
+export function allProducts(tenant: TenantDb): ProductView[] {
+  const rows = tenant.sqlite.query("SELECT * FROM products ORDER BY created_at, id").all() as ProductRow[];
+  return assemble(tenant, rows, getStore(tenant));
+}
+
 /** A product by id or slug; `activeOnly` (storefront) hides drafts and archived products. */
 export function getProduct(tenant: TenantDb, idOrSlug: string, activeOnly: boolean): ProductView {
   const row = tenant.sqlite

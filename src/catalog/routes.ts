@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { defineOperation, Paged } from "../core/operation.ts";
 import { pageOf } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
-import { productExample } from "./examples.ts";
+import { exportCatalog, importCatalog, MAX_IMPORT_ROWS } from "./csv.ts";
+import { catalogCsvExample, productExample } from "./examples.ts";
 import { updateInventory } from "./inventory.ts";
 import {
   createProduct,
@@ -14,10 +15,14 @@ import {
 } from "./products.ts";
 import {
   AdminListProductsQuery,
+  CatalogCsv,
+  CatalogImportReport,
   Category,
   CategoryIdParams,
   CreateCategoryBody,
   CreateProductBody,
+  ImportProductsBody,
+  ImportProductsQuery,
   InventoryLevel,
   ListProductsQuery,
   Product,
@@ -311,6 +316,50 @@ const adminUpdateInventoryOp = defineOperation({
   handler: ({ tenant, params, body }) => updateInventory(tenant, params.variantId, body),
 });
 
+// ---------------------------------------------------------------- admin: CSV export and import
+
+const adminExportProductsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/products/export",
+  operationId: "adminExportProducts",
+  summary: "Export the catalog as a CSV file",
+  description:
+    "Every product of every status, one row per variant with the product's columns repeated: slug, status, " +
+    "`name.<locale>` and `description.<locale>` per store locale, categories (slugs), tags and image URLs " +
+    "separated by `|`, taxRate, requiresShipping, `option1.name`/`option1.value` up to option3, sku, title, " +
+    "price and compareAtPrice as decimals in the store's currency (`49.00`), currency, tracked, onHand, " +
+    "allowBackorder. UTF-8 with a byte-order mark, so spreadsheets read accents. For people and spreadsheets: " +
+    "agents read products as JSON.",
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  agent: false,
+  textResponse: "text/csv",
+  response: CatalogCsv,
+  examples: { response: catalogCsvExample },
+  handler: ({ tenant }) => exportCatalog(tenant),
+});
+
+const adminImportProductsOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/products/import",
+  operationId: "adminImportProducts",
+  summary: "Create or update products from a CSV file (all or nothing)",
+  description:
+    'The export\'s columns, sent as a `text/csv` body or as `{"csv": "…"}`. Rows are grouped by slug into ' +
+    "products; a row whose SKU exists updates that variant and its product, a slug no product has creates one. " +
+    "Each product is checked by the rules of create and update. A column the file lacks keeps what is stored. " +
+    "Any refused row imports nothing: a 422 whose `details` name each cell (`/body/csv/{row}/{column}`). " +
+    `\`dryRun=true\` writes nothing and reports what would happen, refused rows included. At most ${MAX_IMPORT_ROWS} rows.`,
+  tag: ADMIN_CATALOG,
+  access: "admin",
+  errors: ["UNPROCESSABLE"],
+  textBody: { mediaType: "text/csv", field: "csv" },
+  query: ImportProductsQuery,
+  body: ImportProductsBody,
+  response: CatalogImportReport,
+  handler: ({ tenant, query, body }) => importCatalog(tenant, body.csv, query.dryRun === true),
+});
+
 export const catalogOperations = [
   listProductsOp,
   getProductOp,
@@ -328,4 +377,6 @@ export const catalogOperations = [
   adminGetStoreOp,
   adminUpdateStoreOp,
   adminUpdateInventoryOp,
+  adminExportProductsOp,
+  adminImportProductsOp,
 ];

@@ -14,7 +14,7 @@ const MAX_ALLOWED_ORIGINS = 20;
 export const SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9-]{0,118}[a-z0-9])?$";
 
 const MAX_VARIANTS = 100;
-const MAX_OPTIONS = 3;
+export const MAX_OPTIONS = 3;
 /** The most units a variant can hold: what `onHand` may be set to, and what `adjust` may reach. */
 export const MAX_ON_HAND = 1_000_000_000;
 
@@ -242,7 +242,13 @@ export const VariantInput = Type.Object(
 );
 const ImageInput = Type.Object(
   {
-    url: Text({ min: 1, max: 2000, pattern: "^https?://" }),
+    // An image anywhere on the web, or one of the shop's own media, served on the shop's hosts.
+    url: Text({
+      min: 1,
+      max: 2000,
+      pattern: "^(https?://|/media/med_[A-Za-z0-9]{1,64}$)",
+      description: "An `https://` (or `http://`) URL, or the `url` of the shop's media: `/media/{id}`",
+    }),
     alt: Type.Optional(Text({ max: 300 })),
   },
   { additionalProperties: false },
@@ -337,3 +343,47 @@ export const UpdateInventoryBody = Body({
   allowBackorder: Type.Optional(Type.Boolean()),
 });
 export const VariantIdParams = Type.Object({ variantId: Id("var") });
+
+// ---------------------------------------------------------------- CSV export and import
+
+/** The most characters a CSV file sent as JSON may hold: the body limit (MAX_BODY_BYTES) bounds it first. */
+const MAX_CSV_CHARACTERS = 64 * 1_048_576;
+
+export const CatalogCsv = Type.String({
+  description:
+    "The catalog as CSV (RFC 4180, UTF-8, a header row): one row per variant, its product's columns repeated",
+});
+
+export const ImportProductsBody = Body({
+  csv: Text({
+    min: 1,
+    max: MAX_CSV_CHARACTERS,
+    multiline: true,
+    description: "The CSV file as text, with the columns the export writes",
+  }),
+});
+
+export const ImportProductsQuery = Type.Object({
+  dryRun: Type.Optional(
+    Type.Boolean({ description: "Check every row and report what would change, writing nothing" }),
+  ),
+});
+
+export const CatalogImportReport = named(
+  "CatalogImportReport",
+  Type.Object({
+    dryRun: Type.Boolean(),
+    rows: Type.Integer({ description: "Rows read, blank ones left out" }),
+    created: Type.Integer({ description: "Products created (in a dry run: that would be)" }),
+    updated: Type.Integer({ description: "Products changed (in a dry run: that would be)" }),
+    unchanged: Type.Integer({ description: "Products the file names as they already are" }),
+    errors: Type.Array(
+      Type.Object({
+        row: Type.Integer({ description: "The row as a spreadsheet numbers it: the header is row 1" }),
+        column: Type.Optional(Type.String({ description: "The column at fault, when it is one cell" })),
+        message: Type.String(),
+      }),
+      { description: "Refused rows (a dry run only: an import with any answers 422 and writes nothing)" },
+    ),
+  }),
+);

@@ -503,7 +503,8 @@ const PER_FAMILY = 20;
  * 15-category tree three levels deep, and 200 products (20 per leaf category) with variants,
  * stock levels, sale prices, drafts and one archived product. Stock starts above the low-stock
  * threshold except where a state is shown on purpose: sold-out and backorder products (0 units),
- * untracked books, and one kitchen product with 2 units left.
+ * untracked books, and one kitchen product with 2 units left. Their images are the shop's own media,
+ * drawn by the media module's demo data (src/media/seed.ts), which runs next.
  */
 export function seedDemoCatalog(tenant: TenantDb): void {
   immediately(tenant.sqlite, () => {
@@ -581,7 +582,6 @@ function demoProduct(demo: DemoCatalog, family: Family, f: number, i: number) {
     description: localized(store, [`${name[0]}. ${blurb[0]}`, `${name[1]}. ${blurb[1]}`]),
     categoryIds: [family.category, ...(alsoIn ? [alsoIn] : [])].map((c) => demo.categoryIds.get(c)!),
     tags,
-    images: images(slug, name[0], 1 + ((i + f) % 3)),
     options,
     taxRate: family.taxRate ?? null,
     requiresShipping: !ebook,

@@ -32,10 +32,20 @@ async function reading<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Rejects a declared body above the limit before anything reads it. */
-export function checkDeclaredLength(request: Request, limit: number): void {
+/** Where the routes with a body limit of their own (uploads) are known: the router's route table. */
+interface RouteLimits {
+  bodyLimitOf(request: Request): number | undefined;
+}
+
+/**
+ * Rejects a declared body above the limit before anything reads it. `routes`: the own limit of the
+ * route the request is for (uploads), asked only when the declared length is above `limit`.
+ */
+export function checkDeclaredLength(request: Request, limit: number, routes?: RouteLimits): void {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (declared === null || !(Number(declared) > limit)) return;
+  const own = routes?.bodyLimitOf(request);
+  if (own === undefined || Number(declared) > own) throw tooLarge(own ?? limit);
 }
 
 /** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
@@ -156,6 +166,113 @@ export async function readJsonBody(
   } catch {
     throw new ApiError("VALIDATION_ERROR", "Request body is not valid JSON", [
       { path: "/body", message: "Malformed JSON" },
+    ]);
+  }
+}
+
+/**
+ * How an operation takes a file as its body (`Operation.upload`): the whole body with one of
+ * `mediaTypes` (a range such as `image/*` allowed), or the one file of a `multipart/form-data` body
+ * under `formField`. At most `maxBytes`: the route's own limit instead of MAX_BODY_BYTES (413 above).
+ */
+export interface Upload {
+  mediaTypes: string[];
+  formField: string;
+  maxBytes: number;
+  /** The request body's description in the OpenAPI document. */
+  description: string;
+}
+
+/** The file of an `upload` operation (`call.file`), whether sent as the whole body or in a form. */
+export interface UploadedFile {
+  bytes: Uint8Array;
+  /** The media type the client declared for it (the body's `Content-Type`, or the form part's); may be empty. */
+  contentType: string;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+}
+
+/** What a form's boundaries and part headers may add to its file: read beyond the file's own limit. */
+const FORM_OVERHEAD = 64 * 1024;
+
+/** The most a request body may hold for an upload operation: its file, or a form carrying it. */
+export const uploadBodyLimit = (upload: Upload) => upload.maxBytes + FORM_OVERHEAD;
+
+const mediaTypeOf = (contentType: string) => contentType.split(";")[0]!.trim().toLowerCase();
+
+/** Whether `mediaType` is in `range` (`image/png`, or `image/*`). */
+const inRange = (mediaType: string, range: string) =>
+  range.endsWith("/*") ? mediaType.startsWith(range.slice(0, -1)) : mediaType === range;
+
+const badUpload = (message: string, path = "/body") =>
+  new ApiError("VALIDATION_ERROR", message, [{ path, message }]);
+
+/** The one file of a `multipart/form-data` body, under `field`; anything else in the form is refused. */
+async function formFile(body: Uint8Array, contentType: string, field: string): Promise<File> {
+  const form = await new Response(body, { headers: { "content-type": contentType } }).formData().catch(() => {
+    throw badUpload("Request body is not a valid multipart/form-data body");
+  });
+  const file = form.get(field);
+  if (!(file instanceof File) || [...form.keys()].length !== 1) {
+    throw badUpload(`The form must hold exactly one field, "${field}", carrying a file`, `/body/${field}`);
+  }
+  return file;
+}
+
+/**
+ * The file of an upload operation: the whole body when its `Content-Type` is one the operation
+ * takes, or the one file of a `multipart/form-data` body. Either way at most `maxBytes` (413), and
+ * never empty. What the bytes are is the operation's to check.
+ */
+export async function readUpload(request: Request, upload: Upload): Promise<UploadedFile> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = mediaTypeOf(contentType);
+  let bytes: Uint8Array;
+  let declared = mediaType;
+  if (mediaType === "multipart/form-data") {
+    const file = await formFile(
+      await readRawBody(request, uploadBodyLimit(upload)),
+      contentType,
+      upload.formField,
+    );
+    if (file.size > upload.maxBytes) throw tooLarge(upload.maxBytes);
+    bytes = new Uint8Array(await file.arrayBuffer());
+    declared = mediaTypeOf(file.type);
+  } else if (upload.mediaTypes.some((range) => inRange(mediaType, range))) {
+    bytes = await readRawBody(request, upload.maxBytes);
+  } else {
+    throw badUpload(
+      `Request body must be ${upload.mediaTypes.join(", ")} or multipart/form-data (got ${JSON.stringify(contentType)})`,
+    );
+  }
+  if (bytes.length === 0) throw badUpload("The file is empty");
+  return uploadedFile(bytes, declared);
+}
+
+/** A file as an upload operation gets it (also for files made in code, such as demo images). */
+export const uploadedFile = (bytes: Uint8Array, contentType: string): UploadedFile => ({
+  bytes,
+  contentType,
+  sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
+});
+
+/**
+ * The body of an operation with a `textBody`, when its Content-Type is that media type: UTF-8 text,
+ * a leading byte-order mark dropped. Undefined for any other Content-Type (the body is then JSON).
+ * Bytes that are not UTF-8 are a 400 rather than text with replacement characters in it.
+ */
+export async function readTextBody(
+  request: Request,
+  limit: number,
+  mediaType: string,
+): Promise<string | undefined> {
+  if (mediaTypeOf(request.headers.get("content-type") ?? "") !== mediaType) return undefined;
+  const bytes = await readRawBody(request, limit);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError("VALIDATION_ERROR", "Request body is not UTF-8 text", [
+      { path: "/body", message: "Not UTF-8: save the file with the UTF-8 encoding" },
     ]);
   }
 }

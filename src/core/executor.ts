@@ -3,6 +3,7 @@ import type { AppContext } from "../app-context.ts";
 import { organizationExists } from "../db/platform.ts";
 import { durably, immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { UploadedFile } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import {
   findStored,
@@ -18,6 +19,7 @@ import {
   type ClientInfo,
   type CookieToSet,
   type DashboardUser,
+  FileReply,
   isTenantWrite,
   type Operation,
   type OperationContext,
@@ -54,6 +56,8 @@ export interface ExecuteOptions {
   rawBody?: Uint8Array;
   /** `webhook` operations: the request's headers. */
   headers?: Headers;
+  /** `upload` operations: the file sent. */
+  file?: UploadedFile;
   /** Filled as the call proceeds, for the transport's log line (also when it fails). */
   trace?: { orgId?: string; callerType?: string };
 }
@@ -69,6 +73,8 @@ export interface Outcome {
   location?: string;
   /** A cacheable read's body as the response cache keeps it: the same object until the data changes. */
   kept?: KeptBody;
+  /** A file answered as its bytes (`body` is null). */
+  file?: FileReply;
 }
 
 /** An operation's input once validated: path, query and body apart, coerced and defaulted. */
@@ -300,6 +306,9 @@ export class Executor {
       get headers() {
         return options.headers ?? missing("headers")();
       },
+      get file() {
+        return options.file ?? missing("file")();
+      },
       afterCommit: {
         enqueue(kind, payload) {
           state.after.queued++;
@@ -404,7 +413,7 @@ export class Executor {
       if (slot.kept) return keptOutcome(status, slot.kept);
     }
     const result = await op.handler(call as never);
-    const outcome = render(status, result);
+    const outcome = render(status, result, op.textResponse !== undefined);
     if (slot && outcome.body !== null) outcome.kept = slot.keep(outcome.body);
     return outcome;
   }
@@ -426,7 +435,7 @@ export class Executor {
         : {
             scope: idempotencyScope(op, call),
             key,
-            hash: idempotencyHash(op.operationId, input),
+            hash: idempotencyHash(op.operationId, input, options.file?.sha256),
             sealed: op.answerHoldsSecret === true,
           };
 
@@ -436,7 +445,7 @@ export class Executor {
       const result = op.handler(call as never);
       if (result instanceof Promise)
         throw new Error(`${op.operationId}: a write handler must not await (use prepare)`);
-      const outcome = render(status, result);
+      const outcome = render(status, result, op.textResponse !== undefined);
       if (record) store(this.ctx, tenant, record, outcome);
       return { outcome, data: result instanceof Reply ? result.data : result };
     };
@@ -461,12 +470,14 @@ export class Executor {
   }
 }
 
-function render(status: number, result: unknown): Outcome {
+/** `text`: the operation answers its handler's text as it is (`textResponse`), not the envelope. */
+function render(status: number, result: unknown, text = false): Outcome {
+  if (result instanceof FileReply) return { status, body: null, replayed: false, cookies: [], file: result };
   const reply = result instanceof Reply ? result : undefined;
   const data = reply ? reply.data : result;
   return {
     status: reply?.effects.status ?? status,
-    body: status === 204 ? null : envelope(data),
+    body: status === 204 ? null : text ? String(data) : envelope(data),
     replayed: false,
     cookies: reply?.effects.cookies ?? [],
     location: reply?.effects.location,

@@ -69,9 +69,15 @@ export function validIdempotencyKey(key: string | undefined): string | undefined
 }
 
 /** The same operation with the same input, whichever transport carried it. */
-export function idempotencyHash(operationId: string, input: Record<string, unknown>): string {
+export function idempotencyHash(
+  operationId: string,
+  input: Record<string, unknown>,
+  fileSha256?: string,
+): string {
+  // An uploaded file is part of the request: the same key with another file is another call.
+  const file = fileSha256 === undefined ? "" : `\n${fileSha256}`;
   return createHash("sha256")
-    .update(`${operationId}\n${canonicalJson(input)}`)
+    .update(`${operationId}\n${canonicalJson(input)}${file}`)
     .digest("hex");
 }
 

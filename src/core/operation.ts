@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { Upload, UploadedFile } from "./body.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { PageParams } from "./schemas.ts";
 import type { Scope } from "./scope.ts";
@@ -94,6 +95,8 @@ export interface OperationContext<
   rawBody: Uint8Array;
   /** The request's headers; present for `webhook` operations (a provider's proof travels there). */
   headers: Headers;
+  /** The file sent; present for operations that declare an `upload`. */
+  file: UploadedFile;
   /** Work after the commit; present for tenant writes. */
   afterCommit: AfterCommit;
 }
@@ -110,6 +113,20 @@ export class Reply<T> {
   constructor(
     readonly data: T,
     readonly effects: { cookies?: CookieToSet[]; location?: string; status?: 200 | 201 },
+  ) {}
+}
+
+/**
+ * A stored file answered as its bytes instead of the envelope (`GET /media/{id}`): its content type
+ * and strong ETag; `shared` lets any cache keep it, else only the caller's own (see
+ * docs/media.md). Such a file never changes under its URL, so it is kept for a year unasked.
+ */
+export class FileReply {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+    readonly etag: string,
+    readonly shared: boolean,
   ) {}
 }
 
@@ -142,6 +159,21 @@ export interface Operation<
   body?: B;
   /** Schema of `data` in the success body (the item schema for lists); absent for 204. */
   response?: R;
+  /** The body is a file, not JSON (`call.file`): see `Upload`. */
+  upload?: Upload;
+  /** The success answer is a `FileReply` of one of these media types instead of the JSON envelope. */
+  fileResponse?: string[];
+  /**
+   * A body of this media type (`text/csv`) is read as UTF-8 text into the body field `field`, and
+   * validated as that field; the JSON form `{"<field>": "…"}` is accepted as well (agents send it).
+   */
+  textBody?: { mediaType: string; field: string };
+  /**
+   * The success answer is the handler's text (`response` is its string schema) sent as it is with
+   * this media type (`text/csv`, UTF-8) instead of the JSON envelope: a representation of current
+   * data, so it is compressed and not stored, as JSON answers are. Never an agent operation.
+   */
+  textResponse?: string;
   /** Success status: 200 by default, 201 for creation, 204 for deletion. */
   status?: 200 | 201 | 204;
   /** The other success status the handler may answer with a `Reply` (201 for a PUT that created); documented too. */
@@ -213,7 +245,7 @@ export const isTenantWrite = (op: Pick<Operation, "method" | "access">): boolean
 
 type Result<R extends TSchema | undefined> = R extends TSchema
   ? Static<R> | Paged<Static<R>> | Reply<Static<R>>
-  : undefined | Reply<undefined>;
+  : undefined | Reply<undefined> | FileReply;
 
 /** Declares an operation; the route, OpenAPI entry, MCP tool and capability all come from this one object. */
 export function defineOperation<

@@ -34,6 +34,14 @@ export function assertRegistry(operations: Operation[]): void {
     // Agent capabilities and MCP tools come from `agent`: a provider's notification is never one.
     if (op.access === "webhook" && op.agent !== false)
       throw new Error(`${op.operationId}: webhook operations are declared agent: false`);
+    // A file in or out travels over HTTP only: an agent's tool takes and answers JSON.
+    if ((op.upload || op.fileResponse) && op.agent !== false)
+      throw new Error(`${op.operationId}: an upload or a file answer is declared agent: false`);
+    if ((op.upload && op.body) || (op.fileResponse && op.response))
+      throw new Error(`${op.operationId}: a file is the whole body or answer, beside no JSON schema`);
+    // An agent's tool answers JSON; a text answer (a CSV file) is for HTTP clients.
+    if (op.textResponse && op.agent !== false)
+      throw new Error(`${op.operationId}: an operation answering text is declared agent: false`);
     if (op.autoGrant && op.agent === false)
       throw new Error(`${op.operationId}: autoGrant on a non-agent operation`);
 

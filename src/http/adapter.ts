@@ -1,13 +1,13 @@
 import type { AppContext } from "../app-context.ts";
 import type { CallerResolver } from "../auth/caller.ts";
-import { readJsonBody, readRawBody } from "../core/body.ts";
+import { readJsonBody, readRawBody, readTextBody, readUpload, type UploadedFile } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
 import { errorResponse, JSON_TYPE } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
-import { NO_STORE, REVALIDATE, Representation } from "./caching.ts";
+import { fileResponse, NO_STORE, REVALIDATE, Representation } from "./caching.ts";
 import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
 import { cookieHeader } from "./cookies.ts";
 import { type CorsPolicy, corsPolicyOf } from "./cors.ts";
@@ -43,7 +43,9 @@ const VARY_OTHER = "Accept-Encoding";
 function answerHeaders(op: Operation, cors: CorsPolicy | undefined): AnswerHeaders {
   const cacheControl = op.cacheable ? REVALIDATE : NO_STORE;
   const vary = cors !== "shop" ? VARY_OTHER : op.cacheable ? VARY_CATALOG : VARY_STOREFRONT;
-  const body = { "content-type": JSON_TYPE, "cache-control": cacheControl, vary };
+  // Text answers (a CSV file) are UTF-8, as JSON is.
+  const contentType = op.textResponse ? `${op.textResponse}; charset=utf-8` : JSON_TYPE;
+  const body = { "content-type": contentType, "cache-control": cacheControl, vary };
   const encoded = (encoding: Encoding) => ({ ...body, "content-encoding": encoding });
   return {
     body,
@@ -88,13 +90,18 @@ export class HttpAdapter {
       for (const name of query) if (rawQuery[name] !== undefined) input[name] = rawQuery[name];
       for (const name of params) input[name] = rawParams[name];
       // A webhook verifies its delivery itself, from the exact body bytes and the headers.
-      let delivery: { rawBody: Uint8Array; headers: Headers } | undefined;
+      let delivery: { rawBody?: Uint8Array; headers?: Headers; file?: UploadedFile } | undefined;
       if (op.access === "webhook") {
         const rawBody = await readRawBody(request, this.ctx.config.maxBodyBytes);
         delivery = { rawBody, headers: request.headers };
         keepRepeated(request, query, input);
+      } else if (op.upload) {
+        delivery = { file: await readUpload(request, op.upload) };
       } else if (op.body) {
-        const { value } = await readJsonBody(request, this.ctx.config.maxBodyBytes);
+        const limit = this.ctx.config.maxBodyBytes;
+        const text = op.textBody && (await readTextBody(request, limit, op.textBody.mediaType));
+        const value =
+          text === undefined ? (await readJsonBody(request, limit)).value : { [op.textBody!.field]: text };
         mergeBody(input, value, params, query);
       }
       const outcome = await this.executor.execute(op, principal, input, {
@@ -139,6 +146,7 @@ export class HttpAdapter {
 
   private render(outcome: Outcome, request: Request, answer: AnswerHeaders): Response | Promise<Response> {
     const { status, body, kept } = outcome;
+    if (outcome.file) return fileResponse(outcome.file, request);
     if (kept) {
       // A kept catalog body: ETag, 304 and compressed forms come from its representation.
       let representation = this.representations.get(kept);

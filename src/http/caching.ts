@@ -1,3 +1,4 @@
+import type { FileReply } from "../core/operation.ts";
 import {
   COMPRESS_MIN_BYTES,
   compressInBackground,
@@ -112,4 +113,38 @@ export class Representation {
     }
     return headers;
   }
+}
+
+/** Whether an `If-None-Match` header names `etag` (a strong tag, quoted), or is `*`. */
+const namesTag = (ifNoneMatch: string, etag: string) =>
+  ifNoneMatch.split(",").some((raw) => {
+    const tag = raw.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+
+// A stored file is shown, never run: no sniffing it into another type, and if it is opened as a
+// document nothing in it may load, run or reach anything (docs/media.md). Origins the shop lists may
+// read it from scripts (CORS headers), so a cache keeps one copy per `Origin`.
+const FILE_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; sandbox",
+  vary: "Origin",
+};
+
+/**
+ * A stored file (media): its bytes as they are (images are compressed already), its strong ETag,
+ * kept a year by the caches `file.shared` allows (its URL never names other bytes), 304 when
+ * `If-None-Match` names it.
+ */
+export function fileResponse(file: FileReply, request: Request): Response {
+  const headers = {
+    ...FILE_HEADERS,
+    etag: file.etag,
+    "cache-control": `${file.shared ? "public" : "private"}, max-age=31536000, immutable`,
+  };
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch !== null && namesTag(ifNoneMatch, file.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(file.bytes, { status: 200, headers: { ...headers, "content-type": file.contentType } });
 }

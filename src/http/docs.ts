@@ -33,14 +33,14 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   // The page's URL tells nothing private, but no request it makes needs to say where it came from.
   "referrer-policy": "no-referrer",
 };
 
 /** Content-addressed asset names never change meaning, so browsers may keep them for good. */
-const IMMUTABLE = "public, max-age=31536000, immutable";
+export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const short = (text: string) => Bun.hash(text).toString(36);
 const VIEWER_PATH = `/v1/docs/scalar.${short(viewer)}.js`;

@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { SESSION_COOKIE } from "../auth/caller.ts";
 import type { Config } from "../config.ts";
+import type { Upload } from "../core/body.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { ERROR_STATUS } from "../core/errors.ts";
 import { isTenantWrite, type Operation } from "../core/operation.ts";
@@ -31,7 +32,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Catalog:
     "What shoppers browse: active products, categories, the store's details and countries. These reads " +
     "carry an `ETag` and may be revalidated with `If-None-Match`.",
+  "Admin: organization":
+    "The organization behind the store: the domains its shop answers on, and its dashboard members.",
   "Admin: catalog": "Products of every status with their variants, and the category tree.",
+  "Admin: media":
+    "The shop's images, stored in its own database file: upload, list, delete. Their `url` may be a " +
+    "product image's `url`.",
+  Media:
+    "The shop's images as their bytes, served on its hosts with a strong `ETag`, kept by caches for a year.",
   "Admin: store": "The store's settings and the stock of each variant.",
   Carts:
     "A shopper's cart from the first item to the placed order: items, coupon, addresses, shipping and " +
@@ -121,10 +129,10 @@ const parameter = (name: string) => ({ $ref: `#/components/parameters/${name}` }
 function implicitErrors(op: Operation): ErrorCode[] {
   // Any operation may meet failing storage (a full disk, an I/O error): 503 with Retry-After.
   const codes: ErrorCode[] = ["INTERNAL", "UNAVAILABLE"];
-  if (op.params || op.query || op.body) codes.push("VALIDATION_ERROR");
+  if (op.params || op.query || op.body || op.upload) codes.push("VALIDATION_ERROR");
   // A webhook reads its body as bytes whatever it declares, and names a tenant that may not exist.
   const webhook = op.access === "webhook";
-  if (op.body || webhook) codes.push("PAYLOAD_TOO_LARGE");
+  if (op.body || op.upload || webhook) codes.push("PAYLOAD_TOO_LARGE");
   if (op.access !== "public") codes.push("UNAUTHORIZED");
   // These resolve a `/v1` caller, which may be an agent token: its calls are limited per agent (429).
   if (op.access === "caller" || op.access === "storefront" || op.access === "admin")
@@ -258,7 +266,7 @@ function operationParameters(op: Operation, toJson: ToJson): Json[] {
   if (op.params) parameters.push(...inputParameters("path", op.params, toJson));
   if (op.query) parameters.push(...inputParameters("query", op.query, toJson));
   if (isTenantWrite(op)) parameters.push(parameter("IdempotencyKey"));
-  if (op.cacheable) parameters.push(parameter("IfNoneMatch"));
+  if (op.cacheable || op.fileResponse) parameters.push(parameter("IfNoneMatch"));
   return parameters;
 }
 
@@ -279,23 +287,33 @@ function successExample(op: Operation): Json | undefined {
   return { example: { data, meta: { page: 1, limit: 20, total } } };
 }
 
-/** The success responses (the declared status, `alsoStatus`, a cacheable read's 304). */
+/** A file's bytes in one of its media types (OpenAPI 3.1 declares raw bytes by a media type with no schema). */
+const fileContent = (mediaTypes: string[]): Json => Object.fromEntries(mediaTypes.map((type) => [type, {}]));
+
+/** The success body: the JSON envelope, or a file's bytes. */
+function successContent(op: Operation, toJson: ToJson): Json {
+  if (op.fileResponse) return fileContent(op.fileResponse);
+  if (op.textResponse) {
+    const example = op.examples?.response === undefined ? {} : { example: op.examples.response };
+    return { [op.textResponse]: { schema: toJson(op.response), ...example } };
+  }
+  return { "application/json": { schema: successEnvelope(op, toJson), ...successExample(op) } };
+}
+
+/** The success responses (the declared status, `alsoStatus`, a cacheable read's or a file's 304). */
 function successResponses(op: Operation, toJson: ToJson): Json {
   const status = op.status ?? 200;
+  const revalidated = op.cacheable || op.fileResponse !== undefined;
   const headers: Json = { "x-request-id": header("RequestId") };
   if (isTenantWrite(op)) headers["idempotent-replayed"] = header("IdempotentReplayed");
-  if (op.cacheable) headers.etag = header("ETag");
+  if (revalidated) headers.etag = header("ETag");
   const success =
     status === 204
       ? { description: "Done", headers }
-      : {
-          description: "Success",
-          headers,
-          content: { "application/json": { schema: successEnvelope(op, toJson), ...successExample(op) } },
-        };
+      : { description: "Success", headers, content: successContent(op, toJson) };
   const responses: Json = { [status]: success };
   if (op.alsoStatus) responses[op.alsoStatus] = success;
-  if (op.cacheable) {
+  if (revalidated) {
     responses[304] = {
       description: "Not modified: the `ETag` sent in `If-None-Match` is still current.",
       headers: { "x-request-id": header("RequestId"), etag: header("ETag") },
@@ -321,13 +339,38 @@ function addErrorResponses(op: Operation, responses: Json, shared: Record<string
   }
 }
 
+/** An upload's file: the whole body in one of its media types, or the one file of a form. */
+function uploadBody({ mediaTypes, formField, description }: Upload): Json {
+  const form = {
+    schema: {
+      type: "object",
+      required: [formField],
+      properties: { [formField]: { type: "string", contentMediaType: "application/octet-stream" } },
+    },
+    encoding: { [formField]: { contentType: mediaTypes.join(", ") } },
+  };
+  return {
+    required: true,
+    description,
+    content: { ...fileContent(mediaTypes), "multipart/form-data": form },
+  };
+}
+
 function requestBody(op: Operation, toJson: ToJson): Json | undefined {
   if (op.access === "webhook") return op.method === "GET" ? undefined : WEBHOOK_BODY;
+  if (op.upload) return uploadBody(op.upload);
   if (!op.body) return undefined;
   const example = op.examples?.body === undefined ? {} : { example: op.examples.body };
   // No body reads as `{}`, so a body whose fields are all optional may be left out.
   const required = ((op.body as { required?: string[] }).required?.length ?? 0) > 0;
-  return { required, content: { "application/json": { schema: toJson(op.body), ...example } } };
+  const content: Json = { "application/json": { schema: toJson(op.body), ...example } };
+  if (op.textBody) {
+    // The text alone is the body field it is read into (a CSV file: `{csv: "…"}` in JSON).
+    const { properties } = op.body as unknown as { properties: Record<string, TSchema> };
+    const text = { schema: toJson(properties[op.textBody.field]) };
+    return { required, content: { [op.textBody.mediaType]: text, ...content } };
+  }
+  return { required, content };
 }
 
 /** One operation under its path and method. */

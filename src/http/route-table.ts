@@ -23,18 +23,29 @@ interface Route {
   pattern: RegExp;
   method: string;
   cors?: CorsPolicy;
+  /** The route's own request body limit (uploads), in place of MAX_BODY_BYTES. */
+  bodyLimit?: number;
 }
 
 /**
  * What each known path answers, for what the router alone cannot tell: the `Allow` header of a
- * 405, and the CORS policy of a path for a preflight (which names no route's method) or for an
- * error answered before any route ran.
+ * 405, the CORS policy of a path for a preflight (which names no route's method) or for an
+ * error answered before any route ran, and a route's own body limit, checked before routing.
  */
 export class RouteTable {
   private readonly routes: Route[] = [];
 
-  add(method: string, path: string, cors?: CorsPolicy): void {
-    this.routes.push({ pattern: pathPattern(path), method: method.toUpperCase(), cors });
+  add(method: string, path: string, cors?: CorsPolicy, bodyLimit?: number): void {
+    this.routes.push({ pattern: pathPattern(path), method: method.toUpperCase(), cors, bodyLimit });
+  }
+
+  /** The own body limit of the route a request is for, if it has one. */
+  bodyLimitOf(request: Request): number | undefined {
+    const { pathname } = new URL(request.url);
+    return this.routes.find(
+      (route) =>
+        route.bodyLimit !== undefined && route.method === request.method && route.pattern.test(pathname),
+    )?.bodyLimit;
   }
 
   /** The methods of the paths matching `pathname`, sorted; empty for an unknown path. */

@@ -1,6 +1,7 @@
 import { ApiError } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import { decimalAmount } from "../lib/currency.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { ProviderRefundRequest, ProviderRefundResult } from "./checkout-payments.ts";
@@ -46,14 +47,7 @@ function conflict(action: string, row: OrderRow, why: string): ApiError {
 
 /** "12.50 EUR": minor units shown with the currency's own number of decimals. */
 export function formatAmount(amount: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-      .maximumFractionDigits as number;
-  } catch {
-    // an unknown code keeps two decimals
-  }
-  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
+  return `${decimalAmount(amount, currency)} ${currency}`;
 }
 
 /**

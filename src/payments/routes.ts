@@ -1,10 +1,10 @@
 import { type TObject, Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
-import { requireManager } from "../auth/service.ts";
+import { requireManagingCaller } from "../auth/service.ts";
 import { CartParams, PaymentMethod } from "../cart/schema.ts";
 import { readPricedCart } from "../cart/service.ts";
 import { ApiError, type ErrorCode, notFound } from "../core/errors.ts";
-import { type Caller, defineOperation, type Operation, Reply } from "../core/operation.ts";
+import { defineOperation, type Operation, Reply } from "../core/operation.ts";
 import { Body, Nullable, named, Text, Timestamp } from "../core/schemas.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { PaymentMethodOffer } from "../orders/checkout-payments.ts";
@@ -88,11 +88,6 @@ function knownProvider(name: string): Provider {
   return name;
 }
 
-/** Dashboard users need the owner or admin role; API keys and agents are authorized by their scope. */
-function requireIntegrationManager(ctx: AppContext, caller: Caller): void {
-  if (caller.type === "session" && caller.userId) requireManager(ctx.platform, caller.orgId, caller.userId);
-}
-
 const listIntegrationsOp = defineOperation({
   method: "GET",
   path: "/v1/admin/integrations",
@@ -104,7 +99,7 @@ const listIntegrationsOp = defineOperation({
   agent: false,
   response: Type.Array(Integration),
   handler: ({ ctx, tenant, caller }) => {
-    requireIntegrationManager(ctx, caller);
+    requireManagingCaller(ctx.platform, caller);
     return PROVIDERS.map((provider) => integrationEntry(ctx, tenant, provider));
   },
 });
@@ -122,7 +117,7 @@ const getIntegrationOp = defineOperation({
   params: ProviderParams,
   response: Integration,
   handler: ({ ctx, tenant, caller, params }) => {
-    requireIntegrationManager(ctx, caller);
+    requireManagingCaller(ctx.platform, caller);
     return integrationEntry(ctx, tenant, knownProvider(params.provider));
   },
 });
@@ -152,7 +147,7 @@ const putIntegrationOp = defineOperation({
   response: Integration,
   // Outside the transaction: who may, which provider, the fields' rules, then the provider's verdict.
   prepare: async ({ ctx, tenant, caller, params, body }) => {
-    requireIntegrationManager(ctx, caller);
+    requireManagingCaller(ctx.platform, caller);
     const provider = knownProvider(params.provider);
     checkFields(provider, body.fields);
     await checkWithProvider(ctx, tenant, provider, body.fields);
@@ -178,7 +173,7 @@ const deleteIntegrationOp = defineOperation({
   status: 204,
   params: ProviderParams,
   handler: ({ ctx, tenant, caller, params }) => {
-    requireIntegrationManager(ctx, caller);
+    requireManagingCaller(ctx.platform, caller);
     if (!deleteIntegration(tenant, knownProvider(params.provider))) throw notFound("Integration");
     return undefined;
   },

@@ -79,12 +79,14 @@ export function storeReadiness(ctx: AppContext, orgId: string, tenant: TenantDb)
   }
 
   const platformDomain = ctx.config.platformDomain;
-  // Domains are added by the operator (`domain add`, `org create --host`), so each one is verified.
+  // Every stored domain is verified: whoever adds one (the operator, an admin of the shop) is trusted with it.
   if (listDomains(ctx.platform, orgId).length === 0 && isLoopbackDomain(platformDomain)) {
     blockers.push({
       code: "NO_DOMAIN",
       message: `The shop has no domain of its own, and its platform host under ${platformDomain} answers only on this machine`,
-      fix: `commerce domain add --org ${orgId} --host shop.example.com (or set PLATFORM_DOMAIN to a public domain)`,
+      fix:
+        `POST /v1/admin/domains with {"host": "shop.example.com"}, or commerce domain add --org ${orgId} ` +
+        "--host shop.example.com (or set PLATFORM_DOMAIN to a public domain)",
     });
   }
 

@@ -67,6 +67,14 @@ describe("addDomain refuses hosts answered by another organization", () => {
     expect(files.sort()).toEqual([`${shopA.id}.sqlite`, `${shopB.id}.sqlite`].sort());
   });
 
+  test("the service's own host (PLATFORM_DOMAIN itself) is a conflict for domain add and org create --host", () => {
+    expect(() => addDomain(t.app.ctx, shopB.id, "Shops.Test.")).toThrow(/service's own/);
+    expect(() => createOrganization(t.app.ctx, { name: "Platform", host: "shops.test" })).toThrow(
+      /service's own/,
+    );
+    expect(listDomains(t.app.ctx.platform, shopB.id)).toEqual([]);
+  });
+
   test("a slug whose platform host is already a domain is taken", () => {
     addDomain(t.app.ctx, shopB.id, "future.shops.test");
     expect(() => createOrganization(t.app.ctx, { name: "Future", slug: "future" })).toThrow(/taken/);

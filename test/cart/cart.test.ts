@@ -1,9 +1,8 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { simpleProduct } from "../helpers/catalog.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
+import { tenantRows as rowsOfTenant } from "../helpers/tenant-rows.ts";
 
 let t: TestApp;
 let shop: Shop;
@@ -18,24 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 /** Every row of every table of the organization's file, read on a connection of its own. */
-function tenantRows(orgId: string): Record<string, Record<string, unknown>[]> {
-  const sqlite = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
-  try {
-    const tables = sqlite
-      .query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .all() as {
-      name: string;
-    }[];
-    return Object.fromEntries(
-      tables.map(({ name }) => [
-        name,
-        sqlite.query(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[],
-      ]),
-    );
-  } finally {
-    sqlite.close();
-  }
-}
+const tenantRows = (orgId: string) => rowsOfTenant(t.dataDir, orgId);
 
 const newCart = async (body: unknown = {}) => {
   const res = await shop.storefront("/v1/carts", { body });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { uploadedFile } from "../../src/core/body.ts";
 import { ApiError } from "../../src/core/errors.ts";
 import type { ExecuteOptions, Outcome, Principal } from "../../src/core/executor.ts";
 import type { Caller, DashboardUser, Operation } from "../../src/core/operation.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { png } from "../helpers/images.ts";
 import { PT_ADDRESS } from "../helpers/shop.ts";
 import { type FakeStripe, fakeStripe, stripeEvent, stripeHeader } from "../payments/helpers.ts";
 
@@ -23,7 +25,7 @@ interface Row {
   /** A storefront customer session token, handed over as `options.customerToken`. */
   customerToken?: string;
   /** A webhook's delivery: its request headers and body bytes. */
-  delivery?: Pick<ExecuteOptions, "headers" | "rawBody">;
+  delivery?: Pick<ExecuteOptions, "headers" | "rawBody" | "file">;
 }
 
 let t: TestApp;
@@ -96,6 +98,9 @@ interface Fixtures {
   productSlug: string;
   variantId: string;
   productToDelete: string;
+  mediaId: string;
+  mediaToDelete: string;
+  domainToRemove: string;
   /** A cart with one item, a PT shipping address and the PT shipping method. */
   cartId: string;
   cartItemId: string;
@@ -135,6 +140,17 @@ async function readyCart(admin: Principal, shippingMethodId: string, variantId: 
   await run("setCartShippingAddress", admin, { id: cart.id, ...PT_ADDRESS }, token);
   await run("setCartShippingMethod", admin, { id: cart.id, shippingMethodId }, token);
   return cart as { id: string; items: { id: string }[] };
+}
+
+/** A small PNG stored through `adminUploadMedia`, the file handed over as the transport would. */
+async function uploaded(admin: Principal): Promise<{ id: string }> {
+  const outcome = await execute(
+    "adminUploadMedia",
+    admin,
+    {},
+    { file: uploadedFile(png(3, 3), "image/png") },
+  );
+  return JSON.parse(outcome.body!).data;
 }
 
 async function placedOrder(
@@ -194,6 +210,8 @@ beforeAll(async () => {
     variants: [{ price: 100 }],
   });
   const variantId = product.variants[0].id as string;
+  const [media, mediaToDelete] = await Promise.all([uploaded(admin), uploaded(admin)]);
+  const domainToRemove = await run("adminAddDomain", admin, { host: "removed.executor.example" });
 
   const cart = await readyCart(admin, shipping.id, variantId);
   const cartForRemoveItem = await run("createCart", admin, { items: [{ variantId, quantity: 1 }] });
@@ -254,6 +272,9 @@ beforeAll(async () => {
     productSlug: product.slug,
     variantId,
     productToDelete: productToDelete.id,
+    mediaId: media.id,
+    mediaToDelete: mediaToDelete.id,
+    domainToRemove: domainToRemove.host,
     cartId: cart.id,
     cartItemId: cart.items[0]!.id,
     cartForRemoveItem: { id: cartForRemoveItem.id, itemId: cartForRemoveItem.items[0].id },
@@ -346,6 +367,7 @@ const table: Record<string, () => Row> = {
   listOrders: () => ({ ...storefront(), customerToken: F.customer.token }),
   getOrder: () => storefront({ id: F.ownedOrderId }),
   getAccount: () => ({ ...storefront(), customerToken: F.customer.token }),
+  getMediaFile: () => storefront({ id: F.mediaId }),
 
   // admin reads
   adminListProducts: () => admin({ status: "active" }),
@@ -364,6 +386,11 @@ const table: Record<string, () => Row> = {
   adminListIntegrations: () => admin(),
   adminGetIntegration: () => admin({ provider: "stripe" }),
   adminGetReadiness: () => admin(),
+  adminListMedia: () => admin(),
+  adminListDomains: () => admin(),
+  // The dashboard user's organization, which has a member.
+  adminListMembers: () => ({ ...admin(), principal: { caller: apiKeyCaller(F.dashboard.organizationId) } }),
+  adminExportProducts: () => admin(),
 
   // dashboard reads
   getSession: () => userRow(),
@@ -377,11 +404,18 @@ const table: Record<string, () => Row> = {
   adminUpdateCategory: () => admin({ id: F.categoryId, position: 2 }),
   adminUpdateStore: () => admin({ contactEmail: "shop@example.com" }),
   adminUpdateInventory: () => admin({ variantId: F.variantId, adjust: 5 }),
+  adminUploadMedia: () => ({
+    ...admin({}, 201),
+    delivery: { file: uploadedFile(png(2, 2), "image/png") },
+  }),
   adminCreateCoupon: () => admin({ code: "SHIPFREE", type: "free_shipping" }, 201),
   adminUpdateCoupon: () => admin({ id: F.couponId, minSubtotal: 1000 }),
   adminCreateShippingMethod: () => admin({ name: { en: "Express" }, price: 1200, countries: ["PT"] }, 201),
   adminUpdateShippingMethod: () => admin({ id: F.shippingMethodId, minDays: 1, maxDays: 3 }),
   adminPutIntegration: () => admin({ provider: "ifthenpay", fields: { antiPhishingKey: "second-key" } }),
+  adminAddDomain: () => admin({ host: "added.executor.example" }, 201),
+  adminImportProducts: () =>
+    admin({ csv: "slug,name.en,sku,price\nexecutor-mug,Executor mug,EXEC-MUG,9.00\n" }),
 
   // cart writes
   createCart: () =>
@@ -412,6 +446,8 @@ const table: Record<string, () => Row> = {
 
   // deletes, each of its own resource
   adminDeleteProduct: () => admin({ id: F.productToDelete }, 204),
+  adminDeleteMedia: () => admin({ id: F.mediaToDelete }, 204),
+  adminRemoveDomain: () => admin({ host: F.domainToRemove }, 204),
   adminDeleteCategory: () => admin({ id: F.categoryToDelete }, 204),
   adminDeleteCoupon: () => admin({ id: F.couponToDelete }, 204),
   adminDeleteShippingMethod: () => admin({ id: F.shippingMethodToDelete }, 204),
@@ -449,9 +485,18 @@ describe("every declared operation runs through the executor", () => {
       });
       expect(outcome.status).toBe(op.status ?? 200);
       expect(outcome.replayed).toBe(false);
+      if (op.fileResponse) {
+        expect(op.fileResponse).toContain(outcome.file!.contentType);
+        expect(outcome.file!.bytes.length).toBeGreaterThan(0);
+        return;
+      }
 
       if (expectStatus === 204) {
         expect(outcome.body).toBeNull();
+        return;
+      }
+      if (op.textResponse) {
+        expect(outcome.body).toStartWith("\uFEFFslug,");
         return;
       }
       expect(outcome.body).not.toBeNull();

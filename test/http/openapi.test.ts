@@ -297,7 +297,7 @@ describe("the OpenAPI document is complete", () => {
     }
   });
 
-  test("response headers: x-request-id everywhere, idempotent-replayed on writes, retry-after on 429 and 503, etag on cacheable reads", () => {
+  test("response headers: x-request-id everywhere, idempotent-replayed on writes, retry-after on 429 and 503, etag on cacheable reads and files", () => {
     for (const op of t.app.operations) {
       const responses = documented(op.operationId).responses;
       for (const [status, entry] of Object.entries<any>(responses)) {
@@ -312,8 +312,9 @@ describe("the OpenAPI document is complete", () => {
       }
       const success = resolveHeaders(responses[String(op.status ?? 200)]);
       expect([op.operationId, "idempotent-replayed" in success]).toEqual([op.operationId, isTenantWrite(op)]);
-      expect([op.operationId, "etag" in success]).toEqual([op.operationId, op.cacheable === true]);
-      expect([op.operationId, "304" in responses]).toEqual([op.operationId, op.cacheable === true]);
+      const revalidated = op.cacheable === true || op.fileResponse !== undefined;
+      expect([op.operationId, "etag" in success]).toEqual([op.operationId, revalidated]);
+      expect([op.operationId, "304" in responses]).toEqual([op.operationId, revalidated]);
     }
     expect(Object.keys(doc.components.headers).sort()).toEqual([
       "ETag",

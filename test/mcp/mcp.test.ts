@@ -96,6 +96,9 @@ describe("MCP at /mcp through the SDK Client", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(agentOperations().map((op) => op.operationId));
     expect(tools.some((tool) => tool.name === "adminRefundOrder")).toBe(true);
+    // The organization's domains and members, declared like any operation, are tools too.
+    for (const name of ["adminListDomains", "adminAddDomain", "adminRemoveDomain", "adminListMembers"])
+      expect(tools.map((tool) => tool.name)).toContain(name);
     for (const name of ["getHealth", "getMe", "signUpCustomer", "signInCustomer", "getAccount"])
       expect(tools.map((tool) => tool.name)).not.toContain(name);
   });

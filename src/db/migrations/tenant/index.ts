@@ -9,6 +9,7 @@ import m4 from "./0004_carts_without_updated_index.sql" with { type: "text" };
 import m5 from "./0005_outbox_and_idempotency_effects.sql" with { type: "text" };
 import m6 from "./0006_payments.sql" with { type: "text" };
 import m7 from "./0007_store_allowed_origins.sql" with { type: "text" };
+import m8 from "./0008_media.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -21,5 +22,6 @@ export const migrations: EmbeddedMigrations = {
     "0005_outbox_and_idempotency_effects": m5,
     "0006_payments": m6,
     "0007_store_allowed_origins": m7,
+    "0008_media": m8,
   },
 };

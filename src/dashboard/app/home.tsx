@@ -1,0 +1,182 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, type Schemas, unwrap } from "./api.ts";
+import { Link } from "./router.tsx";
+import { Empty, PageHeader, QueryState, useMoney } from "./ui.tsx";
+
+type Blocker = Schemas["Readiness"]["blockers"][number];
+
+/** Where each readiness blocker is fixed. */
+const FIX_PAGE: Record<Blocker["code"], { to: string; label: string }> = {
+  NO_PRODUCT: { to: "/products", label: "Add a product" },
+  NO_SHIPPING_METHOD: { to: "/shipping", label: "Add a shipping method" },
+  NO_PAYMENT_METHOD: { to: "/settings/store", label: "Choose a payment method" },
+  NO_DOMAIN: { to: "/settings", label: "Add a domain" },
+};
+
+function Readiness() {
+  const readiness = useQuery({
+    queryKey: ["readiness"],
+    queryFn: () => unwrap(api.GET("/v1/admin/readiness")),
+  });
+  if (!readiness.data) return <QueryState query={readiness} what="the readiness checklist" />;
+  const { ready, blockers } = readiness.data;
+  return (
+    <section aria-labelledby="readiness" className="card">
+      <h2 id="readiness" className="text-lg font-semibold">
+        {ready ? "Your store is ready to sell" : "Before your first order"}
+      </h2>
+      {ready ? (
+        <p className="mt-2 text-sm text-slate-700">Nothing blocks the first order.</p>
+      ) : (
+        <ul className="mt-3 space-y-2">
+          {blockers.map((blocker) => (
+            <li
+              key={blocker.code}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2"
+            >
+              <span className="text-sm text-amber-950">{blocker.message}</span>
+              <Link to={FIX_PAGE[blocker.code].to} className="text-sm font-medium text-indigo-800 underline">
+                {FIX_PAGE[blocker.code].label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SalesChart({ days }: { days: Schemas["DashboardStats"]["salesByDay"] }) {
+  const money = useMoney();
+  if (days.every((day) => day.orders === 0)) return <Empty>No sales in this period yet.</Empty>;
+  const most = Math.max(1, ...days.map((day) => day.revenue.amount));
+  const width = 100 / days.length;
+  return (
+    <figure>
+      <svg
+        viewBox="0 0 100 40"
+        preserveAspectRatio="none"
+        className="h-40 w-full"
+        role="img"
+        aria-label={`Sales by day, ${days.length} days`}
+      >
+        {days.map((day, index) => {
+          const height = (day.revenue.amount / most) * 38;
+          return (
+            <rect
+              key={day.date}
+              x={index * width + width * 0.1}
+              y={40 - height}
+              width={width * 0.8}
+              height={height}
+              className="fill-indigo-500"
+            >
+              <title>{`${day.date}: ${money(day.revenue.amount, day.revenue.currency)}, ${day.orders} orders`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption className="mt-2 flex justify-between text-xs text-slate-600">
+        <span>{days[0]!.date}</span>
+        <span>{days.at(-1)!.date}</span>
+      </figcaption>
+      <table className="sr-only">
+        <caption>Sales by day</caption>
+        <thead>
+          <tr>
+            <th>Day</th>
+            <th>Orders</th>
+            <th>Revenue</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.date}>
+              <td>{day.date}</td>
+              <td>{day.orders}</td>
+              <td>{money(day.revenue.amount, day.revenue.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+const RANGES = { "7": "Last 7 days", "30": "Last 30 days", "90": "Last 90 days" } as const;
+
+function Stats() {
+  const money = useMoney();
+  const [range, setRange] = useState<keyof typeof RANGES>("30");
+  const stats = useQuery({
+    queryKey: ["stats", range],
+    queryFn: () => {
+      const from = new Date(Date.now() - Number(range) * 86_400_000).toISOString();
+      return unwrap(api.GET("/v1/admin/dashboard/stats", { params: { query: { from } } }));
+    },
+  });
+  const data = stats.data;
+  const figures: [string, string | number][] = data
+    ? [
+        ["Revenue", money(data.revenue.amount, data.revenue.currency)],
+        ["Orders", data.ordersCount],
+        ["Average order", money(data.averageOrderValue.amount, data.averageOrderValue.currency)],
+        ["Customers", data.customersCount],
+        ["Awaiting payment", data.ordersAwaitingPayment],
+        ["Awaiting fulfilment", data.ordersAwaitingFulfillment],
+        ["Low-stock variants", data.lowStockVariants],
+        ["Products", data.productsCount],
+      ]
+    : [];
+  return (
+    <section aria-labelledby="stats" className="card">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="stats" className="text-lg font-semibold">
+          Sales
+        </h2>
+        <label className="flex items-center gap-2 text-sm">
+          Period
+          <select
+            className="input w-auto"
+            value={range}
+            onChange={(event) => setRange(event.target.value as keyof typeof RANGES)}
+          >
+            {Object.entries(RANGES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {!data ? (
+        <QueryState query={stats} what="the statistics" />
+      ) : (
+        <>
+          <dl className="mb-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
+            {figures.map(([label, value]) => (
+              <div key={label} className="rounded-md bg-slate-50 p-3">
+                <dt className="text-xs font-medium text-slate-600">{label}</dt>
+                <dd className="mt-1 text-xl font-semibold">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <SalesChart days={data.salesByDay} />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function Home() {
+  return (
+    <>
+      <PageHeader title="Home" />
+      <div className="space-y-6">
+        <Readiness />
+        <Stats />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,289 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ApiFailure, api, type Schemas, unwrap } from "./api.ts";
+import { Link } from "./router.tsx";
+import {
+  Alert,
+  Checkbox,
+  Confirm,
+  Empty,
+  Field,
+  formatDate,
+  Modal,
+  ModalClose,
+  PageHeader,
+  QueryState,
+  useStore,
+} from "./ui.tsx";
+
+export function Settings() {
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <ul className="grid max-w-2xl gap-4 sm:grid-cols-2">
+        <li className="card">
+          <Link to="/settings/store" className="font-semibold text-indigo-800 underline">
+            Store
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">Name, low-stock threshold, payment methods by hand.</p>
+        </li>
+        <li className="card">
+          <Link to="/settings/api-keys" className="font-semibold text-indigo-800 underline">
+            API keys
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">Keys for your storefront and your own programs.</p>
+        </li>
+      </ul>
+      <p className="mt-6 max-w-2xl text-sm text-slate-700">
+        Domains, payment providers, agents and members are not managed from the dashboard in this version; the
+        API reference (/v1/docs) lists their operations.
+      </p>
+    </>
+  );
+}
+
+function StoreForm({ store }: { store: Schemas["StoreSettings"] }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(store.name);
+  const [threshold, setThreshold] = useState(String(store.lowStockThreshold));
+  const [bankTransfer, setBankTransfer] = useState(store.manualPaymentMethods.includes("bank_transfer"));
+  const save = useMutation({
+    mutationFn: () => {
+      const others = store.manualPaymentMethods.filter(
+        (method) => method !== "bank_transfer",
+      ) as "cash_on_delivery"[];
+      return unwrap(
+        api.PATCH("/v1/admin/store", {
+          body: {
+            name,
+            lowStockThreshold: Number(threshold),
+            manualPaymentMethods: bankTransfer ? ["bank_transfer", ...others] : others,
+          },
+        }),
+      );
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(["store"], saved);
+      return queryClient.invalidateQueries({ queryKey: ["readiness"] });
+    },
+  });
+  const failure = save.error instanceof ApiFailure ? save.error : undefined;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="card max-w-xl space-y-4" onSubmit={onSubmit}>
+      {save.isSuccess && <Alert tone="success">Saved.</Alert>}
+      {save.error && !failure?.details.length && <Alert>{save.error.message}</Alert>}
+      <Field
+        label="Name"
+        required
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={failure?.fieldMessage("name")}
+      />
+      <Field
+        label="Low-stock threshold"
+        type="number"
+        min={0}
+        required
+        value={threshold}
+        onChange={(e) => setThreshold(e.target.value)}
+        hint="A variant with this many units or fewer counts as low on stock."
+        error={failure?.fieldMessage("lowStockThreshold")}
+      />
+      <Checkbox
+        label="Accept bank transfers (marked as paid by hand)"
+        checked={bankTransfer}
+        onChange={setBankTransfer}
+      />
+      <dl className="grid grid-cols-2 gap-2 text-sm text-slate-700">
+        <dt>Currency</dt>
+        <dd>{store.currency}</dd>
+        <dt>Languages</dt>
+        <dd>{store.locales.join(", ")}</dd>
+      </dl>
+      <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+export function StoreSettingsPage() {
+  const store = useStore();
+  return (
+    <>
+      <PageHeader title="Store settings" />
+      {store.data ? <StoreForm store={store.data} /> : <QueryState query={store} what="the store settings" />}
+    </>
+  );
+}
+
+function CreateKey() {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState("");
+  const [admin, setAdmin] = useState(false);
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/auth/api-key/create", {
+          body: { name, scopes: admin ? ["admin", "storefront"] : ["storefront"] },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+  });
+  const failure = create.error instanceof ApiFailure ? create.error : undefined;
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      create.reset();
+      setName("");
+    }
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Modal
+      title="Create API key"
+      open={open}
+      onOpenChange={onOpenChange}
+      trigger={
+        <button type="button" className="btn btn-primary">
+          Create API key
+        </button>
+      }
+    >
+      {create.data ? (
+        <div className="space-y-4">
+          <Alert tone="success">Copy this key now: it is shown only once.</Alert>
+          <label htmlFor="new-key" className="block text-sm font-medium">
+            New API key
+          </label>
+          <input
+            id="new-key"
+            readOnly
+            className="input font-mono"
+            value={create.data.key}
+            onFocus={(e) => e.target.select()}
+          />
+          <div className="flex justify-end">
+            <ModalClose>
+              <button type="button" className="btn btn-primary">
+                Done
+              </button>
+            </ModalClose>
+          </div>
+        </div>
+      ) : (
+        <form className="space-y-4" onSubmit={onSubmit}>
+          {create.error && !failure?.details.length && <Alert>{create.error.message}</Alert>}
+          <Field
+            label="Name"
+            required
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={failure?.fieldMessage("name")}
+          />
+          <Checkbox label="Admin access (otherwise storefront only)" checked={admin} onChange={setAdmin} />
+          <div className="flex justify-end gap-2">
+            <ModalClose>
+              <button type="button" className="btn btn-secondary">
+                Close
+              </button>
+            </ModalClose>
+            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+              Create API key
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+export function ApiKeys() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({
+    queryKey: ["api-keys"],
+    queryFn: () => unwrap(api.GET("/api/auth/api-key/list", { params: { query: { limit: 100 } } })),
+  });
+  const revoke = useMutation({
+    mutationFn: (keyId: string) => unwrap(api.POST("/api/auth/api-key/revoke", { body: { keyId } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+  });
+  return (
+    <>
+      <PageHeader title="API keys">
+        <CreateKey />
+      </PageHeader>
+      {revoke.error && <Alert>{revoke.error.message}</Alert>}
+      {!keys.data ? (
+        <QueryState query={keys} what="API keys" />
+      ) : keys.data.length === 0 ? (
+        <Empty>No API keys yet.</Empty>
+      ) : (
+        <div className="card overflow-x-auto p-0">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Key
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Access
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Created
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  State
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr key={key.id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-3 font-medium">{key.name}</td>
+                  <td className="px-4 py-3 font-mono">{key.start}…</td>
+                  <td className="px-4 py-3">{key.metadata.scopes.join(", ")}</td>
+                  <td className="px-4 py-3">{formatDate(key.createdAt)}</td>
+                  <td className="px-4 py-3">{key.revokedAt ? "Revoked" : "Active"}</td>
+                  <td className="px-4 py-3 text-right">
+                    {!key.revokedAt && (
+                      <Confirm
+                        title={`Revoke "${key.name}"?`}
+                        description="Programs using this key stop working at once. This cannot be undone."
+                        confirm="Revoke"
+                        onConfirm={() => revoke.mutate(key.id)}
+                        trigger={
+                          <button
+                            type="button"
+                            className="btn btn-secondary"
+                            aria-label={`Revoke ${key.name}`}
+                          >
+                            Revoke
+                          </button>
+                        }
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

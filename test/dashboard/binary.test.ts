@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type SpawnedServer, spawnServer } from "../helpers/server-process.ts";
+
+// The compiled executable carries the dashboard: `bun run build`, the binary copied alone into an
+// empty folder (no node_modules, no sources beside it), then its page and assets fetched over HTTP.
+
+const ROOT = join(import.meta.dir, "..", "..");
+const BUILD_TIMEOUT = 120_000;
+
+let folder: string;
+let server: SpawnedServer;
+
+beforeAll(async () => {
+  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  folder = mkdtempSync(join(tmpdir(), "commerce-binary-"));
+  copyFileSync(join(ROOT, "dist", "commerce"), join(folder, "commerce"));
+  server = await spawnServer(
+    {
+      DATA_DIR: join(folder, "data"),
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      PATH: process.env.PATH,
+    },
+    "pipe",
+    { command: [join(folder, "commerce")], cwd: folder },
+  );
+}, BUILD_TIMEOUT);
+afterAll(() => {
+  server?.child.kill();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+test(
+  "the compiled binary, alone in a folder, serves the dashboard's page and its script and styles from inside itself",
+  async () => {
+    expect(readdirSync(folder).sort()).toEqual(["commerce", "data"]);
+    const page = await fetch(`${server.url}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/dashboard\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.map((path) => path.split(".").at(-1)).sort()).toEqual(["css", "js"]);
+    for (const path of assets) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      const body = await response.text();
+      // The dashboard's own code, with React's production build (the development one carries its warnings).
+      if (path.endsWith(".js")) {
+        expect(body).toContain("Sign in");
+        expect(body).not.toContain("Warning: ");
+      }
+      expect(body.length).toBeGreaterThan(1000);
+    }
+  },
+  BUILD_TIMEOUT,
+);
