@@ -1,54 +1,37 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Server } from "bun";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { addMember } from "../../src/auth/service.ts";
+import type { BrowserContext, Page } from "playwright-core";
 import { DASHBOARD_CSP } from "../../src/dashboard/serve.ts";
-import { makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
-import { artifactPath, launchChromium, skipBrowserTests } from "../helpers/browser.ts";
-import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { skipBrowserTests } from "../helpers/browser.ts";
+import {
+  type DashboardBrowser,
+  type DashboardServer,
+  openDashboard,
+  DASHBOARD_PASSWORD as PASSWORD,
+  startDashboardServer,
+} from "../helpers/dashboard.ts";
+import { PT_ADDRESS, type Shop } from "../helpers/shop.ts";
 
 // The merchant dashboard served by the service (docs/dashboard.md), over HTTP and driven through its
 // UI only in a real headless Chromium: one server and one browser for the file. Every page visited
 // is screenshotted into test/artifacts/dashboard-*.png, checked with axe-core, and watched for
-// console errors and requests to other origins.
+// console errors and requests to other origins (test/helpers/dashboard.ts).
 
 const SKIP_BROWSER = skipBrowserTests("dashboard.test.ts");
 const SLOW = 60_000;
-const PASSWORD = "correct horse battery";
-const OWNER = "owner@dashboard-shop.example";
 const SHOP_HOST = "dashboard-shop.example";
 
+let served: DashboardServer;
 let t: TestApp;
-let server: Server<unknown>;
 let base: string;
-let host: string;
 let shop: Shop;
+let OWNER: string;
 
 beforeAll(async () => {
-  // BASE_URL is the address the browser uses: the platform host and the Origin the API expects.
-  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request, srv) => t.app.fetch(request, srv) });
-  base = `http://127.0.0.1:${server.port}`;
-  host = new URL(base).host;
-  t = makeTestApp({
-    env: {
-      BASE_URL: base,
-      NODE_ENV: "production",
-      PLATFORM_DOMAIN: "shops.example",
-      INTEGRATION_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      ALLOW_SIGNUP: "true",
-    },
-  });
-  shop = await makeShop(t, "Dashboard Shop", SHOP_HOST);
-  const cookie = await signUp(t, OWNER, PASSWORD);
-  const userId = (await t.json("/api/auth/session", { headers: { cookie } })).body.data.user.id;
-  addMember(t.app.ctx.platform, shop.org.id, userId, "owner");
+  served = await startDashboardServer("Dashboard Shop", SHOP_HOST);
+  ({ t, base, shop, owner: OWNER } = served);
 }, SLOW);
-afterAll(async () => {
-  await server.stop(true);
-  t.cleanup();
-});
-
-const EXPECTED_401 = new Set(["/api/auth/session", "/api/auth/sign-in/email"]);
+afterAll(() => served.close());
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, { headers, redirect: "manual" });
@@ -113,56 +96,20 @@ describe("where the dashboard is served", () => {
 });
 
 describe.skipIf(SKIP_BROWSER)("the dashboard in a browser", () => {
-  let browser: Browser;
+  let dashboard: DashboardBrowser;
   let context: BrowserContext;
   let page: Page;
-  const problems: string[] = [];
-  let axeSource: string;
 
   beforeAll(async () => {
-    axeSource = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on("console", (message) => {
-      if (message.type() !== "error") return;
-      // Chromium logs every 4xx it loads; a 401 of the session probe (not signed in yet) or of a wrong
-      // password is an answer the page handles, not a fault.
-      const { pathname } = new URL(message.location().url || base);
-      if (message.text().includes("status of 401") && EXPECTED_401.has(pathname)) return;
-      problems.push(`console: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("request", (request) => {
-      const url = new URL(request.url());
-      if (url.protocol !== "data:" && url.host !== host)
-        problems.push(`request to another origin: ${request.url()}`);
-    });
+    dashboard = await openDashboard(served);
+    ({ context, page } = dashboard);
   }, SLOW);
   afterAll(async () => {
-    await browser?.close();
+    await dashboard?.close();
   });
 
-  /** The page as it is now: no problem so far, no serious or critical axe violation, and a screenshot. */
-  async function check(name: string) {
-    await page.evaluate(axeSource);
-    const violations = (await page.evaluate(async () => {
-      const result = await (globalThis as any).axe.run((globalThis as any).document, {
-        resultTypes: ["violations"],
-      });
-      return result.violations.map((v: any) => ({
-        id: v.id,
-        impact: v.impact,
-        nodes: v.nodes.map((n: any) => n.target.join(" ")),
-      }));
-    })) as { id: string; impact: string; nodes: string[] }[];
-    await page.screenshot({ path: artifactPath(`dashboard-${name}.png`), fullPage: true });
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
-    expect(problems).toEqual([]);
-  }
-
-  const nav = (name: string) =>
-    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+  const check = (name: string) => dashboard.check(name);
+  const nav = (name: string) => dashboard.nav(name);
   const adminGet = async (path: string) =>
     (await t.json(path, { headers: { "x-api-key": shop.org.key } })).body.data;
 
