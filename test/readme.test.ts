@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { launchChromium, skipBrowserTests } from "./helpers/browser.ts";
 import { type SpawnedServer, spawnServer } from "./helpers/server-process.ts";
 
 // The README, read top to bottom by a new user, run as written. Its first `sh` block (the start) runs
@@ -12,6 +13,7 @@ import { type SpawnedServer, spawnServer } from "./helpers/server-process.ts";
 // fails the run. Both run in a fresh folder that holds the repository's files but not its data.
 
 const ROOT = resolve(import.meta.dir, "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const FENCE = "```";
 
 /** `sh` blocks that cannot run here, by how they begin, and why; every other block runs. */
@@ -95,7 +97,7 @@ class Terminal {
   }
 }
 
-const blocks = shellBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+const blocks = shellBlocks(README);
 const runsHere = (block: Block) => !Object.keys(NOT_RUN).some((start) => block.text.startsWith(start));
 
 let work: string;
@@ -174,7 +176,7 @@ describe("README, run top to bottom as written", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(varsAfter("Start").KEY).toBe(demo.key);
+    expect(varsAfter("Calling it from a second terminal").KEY).toBe(demo.key);
     expect(me).toHaveLength(6);
     const [host, apiKey, user, org, session, storefrontKey] = me;
     expect(host).toEqual({ orgId: demo.orgId, scopes: ["storefront"], type: "host" });
@@ -190,6 +192,31 @@ describe("README, run top to bottom as written", () => {
     });
     expect(storefrontKey).toEqual({ orgId: org.id, scopes: ["storefront"], type: "api-key" });
   });
+
+  test.skipIf(skipBrowserTests("test/readme.test.ts"))(
+    "Dashboard: the README's address, with the sign-in the start printed, opens the demo store's Home",
+    async () => {
+      const address = /Open `(http:\/\/localhost:3000\/dashboard)`/.exec(README)?.[1] ?? "";
+      expect(address).not.toBe("");
+      const printed = readFileSync(join(work, "start.log"), "utf8");
+      const [, email, password] = /Dashboard sign-in: (\S+) \/ (\S+)/.exec(printed) ?? [];
+      expect(email).toBe("demo@example.com");
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(address.replace(":3000", `:${server.port}`));
+        await page.getByLabel("Email").fill(email!);
+        await page.getByLabel("Password").fill(password!);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("heading", { name: "Home" }).waitFor();
+        expect(await page.getByLabel("Organization").locator("option:checked").textContent()).toBe(
+          "Demo Store",
+        );
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   test("Catalog: a linen search sorted by price, the new product readable by slug, and its stock adjusted by one", () => {
     const lines = output("Catalog").trim().split("\n");

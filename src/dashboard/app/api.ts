@@ -53,6 +53,12 @@ export async function unwrapBody<T>(call: Promise<Answer<T>>): Promise<T> {
 export const unwrap = async <T>(call: Promise<Answer<{ data: T }>>): Promise<T> =>
   (await unwrapBody(call)).data;
 
+/** Success of an answer without a body (`204` of a delete), or the API's error thrown as an `ApiFailure`. */
+export async function unwrapEmpty(call: Promise<Answer<unknown>>): Promise<void> {
+  const answer = await call;
+  if (!answer.response.ok) await unwrapBody(call);
+}
+
 /** A thrown value as a sentence for the person using the page. */
 export const messageOf = (error: unknown) =>
   error instanceof Error ? error.message : "Something went wrong; try again.";

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type Schemas, unwrap } from "./api.ts";
+import { api, type Schemas, unwrap, unwrapBody } from "./api.ts";
+import { OrderLink, ordersPath } from "./orders.tsx";
 import { Link } from "./router.tsx";
 import { Empty, PageHeader, QueryState, useMoney } from "./ui.tsx";
 
@@ -11,7 +12,7 @@ const FIX_PAGE: Record<Blocker["code"], { to: string; label: string }> = {
   NO_PRODUCT: { to: "/products", label: "Add a product" },
   NO_SHIPPING_METHOD: { to: "/shipping", label: "Add a shipping method" },
   NO_PAYMENT_METHOD: { to: "/settings/store", label: "Choose a payment method" },
-  NO_DOMAIN: { to: "/settings", label: "Add a domain" },
+  NO_DOMAIN: { to: "/settings/domains", label: "Add a domain" },
 };
 
 function Readiness() {
@@ -169,12 +170,102 @@ function Stats() {
   );
 }
 
+/**
+ * Orders to act on: the list operation with the filter the link opens, so the count and the list
+ * agree. Fulfilment lists paid orders only (ready to ship); the statistics' figure also counts open
+ * orders paid by hand, which may ship before their payment (cash on delivery).
+ */
+const TO_DO: { title: string; link: string; empty: string; filters: Parameters<typeof ordersPath>[0] }[] = [
+  {
+    title: "Awaiting payment",
+    link: "All orders awaiting payment",
+    empty: "No order awaits payment.",
+    filters: { status: "open", paymentStatus: "pending" },
+  },
+  {
+    title: "Paid, awaiting fulfilment",
+    link: "All paid orders awaiting fulfilment",
+    empty: "No paid order awaits fulfilment.",
+    filters: { status: "open", paymentStatus: "paid", fulfillmentStatus: "unfulfilled" },
+  },
+];
+
+function OrdersToDo({ title, link, empty, filters }: (typeof TO_DO)[number]) {
+  const money = useMoney();
+  const orders = useQuery({
+    queryKey: ["orders", filters, "home"],
+    queryFn: () => unwrapBody(api.GET("/v1/admin/orders", { params: { query: { ...filters, limit: 5 } } })),
+  });
+  return (
+    <section aria-label={title} className="card">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">
+          {title}
+          {orders.data && ` (${orders.data.meta.total})`}
+        </h2>
+        <Link to={ordersPath(filters)} className="text-sm font-medium text-indigo-800 underline">
+          {link}
+        </Link>
+      </div>
+      {!orders.data ? (
+        <QueryState query={orders} what="orders" />
+      ) : orders.data.data.length === 0 ? (
+        <p className="text-sm text-slate-600">{empty}</p>
+      ) : (
+        <ul className="space-y-1 text-sm">
+          {orders.data.data.map((order) => (
+            <li key={order.id} className="flex justify-between gap-2">
+              <span>
+                <OrderLink id={order.id} number={order.number} /> {order.email}
+              </span>
+              <span>{money(order.totals.total.amount, order.totals.total.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The low-stock count comes from the statistics: no list operation filters variants by stock. */
+function LowStock() {
+  const stats = useQuery({
+    queryKey: ["stats", "low-stock"],
+    queryFn: () => unwrap(api.GET("/v1/admin/dashboard/stats")),
+  });
+  if (!stats.data) return <QueryState query={stats} what="stock" />;
+  const count = stats.data.lowStockVariants;
+  return (
+    <section aria-labelledby="low-stock" className="card">
+      <h2 id="low-stock" className="text-lg font-semibold">
+        Low stock
+      </h2>
+      <p className="mt-2 flex flex-wrap justify-between gap-2 text-sm">
+        <span>
+          {count === 0
+            ? "No variant is running low."
+            : `${count} ${count === 1 ? "variant is" : "variants are"} running low.`}
+        </span>
+        <Link to="/inventory" className="font-medium text-indigo-800 underline">
+          Open inventory
+        </Link>
+      </p>
+    </section>
+  );
+}
+
 export function Home() {
   return (
     <>
       <PageHeader title="Home" />
       <div className="space-y-6">
         <Readiness />
+        <div className="grid gap-6 lg:grid-cols-3">
+          {TO_DO.map((item) => (
+            <OrdersToDo key={item.title} {...item} />
+          ))}
+          <LowStock />
+        </div>
         <Stats />
       </div>
     </>

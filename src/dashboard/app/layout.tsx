@@ -1,10 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "./api.ts";
+import { Categories } from "./categories.tsx";
+import { Coupons } from "./coupons.tsx";
+import { CustomerDetail, Customers } from "./customers.tsx";
+import { Domains } from "./domains.tsx";
 import { Home } from "./home.tsx";
+import { Inventory } from "./inventory.tsx";
+import { Members } from "./members.tsx";
 import { OrderDetail, Orders } from "./orders.tsx";
+import { ProductEditor } from "./product-editor.tsx";
+import { Products } from "./products.tsx";
 import { Link, navigate, useLocation } from "./router.tsx";
 import { ApiKeys, Settings, StoreSettingsPage } from "./settings.tsx";
+import { Shipping } from "./shipping.tsx";
 import { Field, FormDialog, fieldError } from "./ui.tsx";
 
 const NAV = [
@@ -27,11 +36,22 @@ interface Session {
 /** The page of a path; the sections this version does not have say so plainly. */
 function Page({ path }: { path: string }) {
   if (path === "/") return <Home />;
+  if (path === "/inventory") return <Inventory />;
+  if (path === "/shipping") return <Shipping />;
+  if (path === "/coupons") return <Coupons />;
+  if (path === "/categories") return <Categories />;
+  if (path === "/products") return <Products />;
+  if (path.startsWith("/products/"))
+    return <ProductEditor id={path === "/products/new" ? undefined : path.slice("/products/".length)} />;
   if (path === "/orders") return <Orders />;
   if (path.startsWith("/orders/")) return <OrderDetail id={path.slice("/orders/".length)} />;
+  if (path === "/customers") return <Customers />;
+  if (path.startsWith("/customers/")) return <CustomerDetail id={path.slice("/customers/".length)} />;
   if (path === "/settings") return <Settings />;
   if (path === "/settings/store") return <StoreSettingsPage />;
   if (path === "/settings/api-keys") return <ApiKeys />;
+  if (path === "/settings/domains") return <Domains />;
+  if (path === "/settings/members") return <Members />;
   const section = NAV.find(([, to]) => to !== "/" && path.startsWith(to));
   return (
     <div className="card max-w-xl">

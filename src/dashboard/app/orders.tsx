@@ -4,14 +4,19 @@ import { api, type Schemas, unwrap, unwrapBody } from "./api.ts";
 import { Link, navigate, useLocation } from "./router.tsx";
 import {
   Alert,
+  BackLink,
   Confirm,
+  DataTable,
   Empty,
   Field,
   FormDialog,
   fieldError,
   formatDate,
   PageHeader,
+  Pager,
   QueryState,
+  SearchForm,
+  SelectField,
   toMinorUnits,
   useMoney,
 } from "./ui.tsx";
@@ -21,128 +26,183 @@ const PAGE_SIZE = 20;
 const STATUSES = ["open", "completed", "cancelled"] as const;
 type Status = (typeof STATUSES)[number];
 
-const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll("_", " ");
+const PAYMENT_STATUSES = [
+  "pending",
+  "processing",
+  "paid",
+  "partially_refunded",
+  "refunded",
+  "failed",
+  "expired",
+] as const;
+const FULFILLMENT_STATUSES = ["unfulfilled", "fulfilled"] as const;
+
+export const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll("_", " ");
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null) =>
+  values.find((v) => v === value);
+
+/** The list's filters, kept in the address (`/orders?paymentStatus=paid&query=ana`) so a filtered list can be linked to. */
+interface Filters {
+  status?: Status | undefined;
+  paymentStatus?: (typeof PAYMENT_STATUSES)[number] | undefined;
+  fulfillmentStatus?: (typeof FULFILLMENT_STATUSES)[number] | undefined;
+  query?: string | undefined;
+  /** Days (YYYY-MM-DD) in the person's time zone, both included. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = (value: string | null) => (value && DAY.test(value) ? value : undefined);
+
+function filtersOf(search: URLSearchParams): Filters {
+  return {
+    status: oneOf(STATUSES, search.get("status")),
+    paymentStatus: oneOf(PAYMENT_STATUSES, search.get("paymentStatus")),
+    fulfillmentStatus: oneOf(FULFILLMENT_STATUSES, search.get("fulfillmentStatus")),
+    query: search.get("query")?.trim() || undefined,
+    from: day(search.get("from")),
+    to: day(search.get("to")),
+  };
+}
+
+/** The address of the orders list with these filters (Home and the customer page link to it). */
+export function ordersPath(filters: Filters, page = 1): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  if (page > 1) query.set("page", String(page));
+  return `/orders${query.size ? `?${query}` : ""}`;
+}
+
+/** The API's `from` (inclusive) and `to` (exclusive) instants: local midnight of the first day and of the day after the last. */
+function placedRange({ from, to }: Filters) {
+  const midnight = (date: string, days = 0) => {
+    const at = new Date(`${date}T00:00:00`);
+    at.setDate(at.getDate() + days);
+    return at.toISOString();
+  };
+  return { from: from && midnight(from), to: to && midnight(to, 1) };
+}
+
+/** A filter's choices: "All" (no filter) and each value. */
+const choices = (values: readonly string[]) => [
+  ["", "All"] as const,
+  ...values.map((v) => [v, label(v)] as const),
+];
+
+function OrderFilters({ filters, go }: { filters: Filters; go: (next: Partial<Filters>) => void }) {
+  return (
+    <div className="card mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <SearchForm
+        query={filters.query}
+        placeholder="Number, email or name"
+        onSearch={(query) => go({ query })}
+        className="lg:col-span-2"
+      />
+      <SelectField
+        label="Status"
+        options={choices(STATUSES)}
+        value={filters.status ?? ""}
+        onChange={(value) => go({ status: oneOf(STATUSES, value) })}
+      />
+      <SelectField
+        label="Payment"
+        options={choices(PAYMENT_STATUSES)}
+        value={filters.paymentStatus ?? ""}
+        onChange={(value) => go({ paymentStatus: oneOf(PAYMENT_STATUSES, value) })}
+      />
+      <SelectField
+        label="Fulfilment"
+        options={choices(FULFILLMENT_STATUSES)}
+        value={filters.fulfillmentStatus ?? ""}
+        onChange={(value) => go({ fulfillmentStatus: oneOf(FULFILLMENT_STATUSES, value) })}
+      />
+      <Field
+        label="Placed from"
+        type="date"
+        value={filters.from ?? ""}
+        onChange={(e) => go({ from: day(e.target.value) })}
+      />
+      <Field
+        label="Placed to"
+        type="date"
+        value={filters.to ?? ""}
+        onChange={(e) => go({ to: day(e.target.value) })}
+      />
+    </div>
+  );
+}
 
 export function Orders() {
-  const money = useMoney();
   const { search } = useLocation();
-  const statusParam = search.get("status");
-  const status = STATUSES.find((value) => value === statusParam);
+  const filters = filtersOf(search);
   const page = Math.max(1, Number(search.get("page")) || 1);
   const orders = useQuery({
-    queryKey: ["orders", status, page],
+    queryKey: ["orders", filters, page],
     queryFn: () =>
-      unwrapBody(api.GET("/v1/admin/orders", { params: { query: { status, page, limit: PAGE_SIZE } } })),
+      unwrapBody(
+        api.GET("/v1/admin/orders", {
+          params: { query: { ...filters, ...placedRange(filters), page, limit: PAGE_SIZE } },
+        }),
+      ),
   });
-  const go = (next: { status?: Status | undefined; page?: number }) => {
-    const query = new URLSearchParams();
-    const nextStatus = "status" in next ? next.status : status;
-    if (nextStatus) query.set("status", nextStatus);
-    if ((next.page ?? 1) > 1) query.set("page", String(next.page));
-    navigate(`/orders${query.size ? `?${query}` : ""}`);
-  };
-  const total = orders.data?.meta.total ?? 0;
+  const go = (next: Partial<Filters>, nextPage = 1) =>
+    navigate(ordersPath({ ...filters, ...next }, nextPage));
+  const filtered = Object.values(filters).some(Boolean);
   return (
     <>
-      <PageHeader title="Orders">
-        <label className="flex items-center gap-2 text-sm">
-          Status
-          <select
-            className="input w-auto"
-            value={status ?? ""}
-            onChange={(event) => go({ status: STATUSES.find((s) => s === event.target.value) })}
-          >
-            <option value="">All</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {label(value)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </PageHeader>
+      <PageHeader title="Orders" />
+      {/* Keyed by the search so that following a link to another search shows it in the field. */}
+      <OrderFilters key={filters.query ?? ""} filters={filters} go={go} />
       {!orders.data ? (
         <QueryState query={orders} what="orders" />
       ) : orders.data.data.length === 0 ? (
         <Empty>
-          {status ? `No ${status} orders.` : "No orders yet. Orders placed in your store appear here."}
+          {filtered
+            ? "No orders match these filters."
+            : "No orders yet. Orders placed in your store appear here."}
         </Empty>
       ) : (
-        <div className="card overflow-x-auto p-0">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Order
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Placed
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Customer
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Payment
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Fulfilment
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.data.data.map((order) => (
-                <tr key={order.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3">
-                    <Link to={`/orders/${order.id}`} className="font-medium text-indigo-800 underline">
-                      #{order.number}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{formatDate(order.placedAt)}</td>
-                  <td className="px-4 py-3">{order.email}</td>
-                  <td className="px-4 py-3">{label(order.status)}</td>
-                  <td className="px-4 py-3">{label(order.paymentStatus)}</td>
-                  <td className="px-4 py-3">{label(order.fulfillmentStatus)}</td>
-                  <td className="px-4 py-3 text-right">
-                    {money(order.totals.total.amount, order.totals.total.currency)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OrderTable orders={orders.data.data} />
       )}
-      {total > PAGE_SIZE && (
-        <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={page <= 1}
-            onClick={() => go({ page: page - 1 })}
-          >
-            Previous page
-          </button>
-          <span>
-            Page {page} of {Math.ceil(total / PAGE_SIZE)}
-          </span>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={page * PAGE_SIZE >= total}
-            onClick={() => go({ page: page + 1 })}
-          >
-            Next page
-          </button>
-        </nav>
-      )}
+      <Pager
+        page={page}
+        pageSize={PAGE_SIZE}
+        total={orders.data?.meta.total ?? 0}
+        onPage={(next) => go({}, next)}
+      />
     </>
   );
 }
+
+function OrderTable({ orders }: { orders: Schemas["OrderSummary"][] }) {
+  const money = useMoney();
+  return (
+    <DataTable
+      columns={["Order", "Placed", "Customer", "Status", "Payment", "Fulfilment", "Total"]}
+      right={["Total"]}
+      rows={orders.map((order) => ({
+        key: order.id,
+        cells: [
+          <OrderLink key="link" id={order.id} number={order.number} />,
+          formatDate(order.placedAt),
+          order.email,
+          label(order.status),
+          label(order.paymentStatus),
+          label(order.fulfillmentStatus),
+          money(order.totals.total.amount, order.totals.total.currency),
+        ],
+      }))}
+    />
+  );
+}
+
+export const OrderLink = ({ id, number }: { id: string; number: number }) => (
+  <Link to={`/orders/${id}`} className="font-medium text-indigo-800 underline">
+    #{number}
+  </Link>
+);
 
 const Section = ({ title, children }: { title: string; children: ReactNode }) => (
   <section className="card">
@@ -400,6 +460,56 @@ function Lines({ order }: { order: Order }) {
   );
 }
 
+/** Every payment attempt of the order (a retry adds one) and every refund, as the order view lists them. */
+function Payments({ order }: { order: Order }) {
+  const money = useMoney();
+  return (
+    <Section title="Payments and refunds">
+      <h3 className="mb-2 text-sm font-semibold">Payment attempts</h3>
+      {order.payments.length === 0 ? (
+        <p className="mb-4 text-sm text-slate-600">
+          None: the order is paid by hand (mark it as paid) or not yet.
+        </p>
+      ) : (
+        <div className="mb-4">
+          <DataTable
+            columns={["Provider", "Method", "Status", "Expires", "Amount"]}
+            right={["Amount"]}
+            rows={order.payments.map((payment) => ({
+              key: payment.attemptId,
+              cells: [
+                payment.provider,
+                payment.method,
+                label(payment.status),
+                payment.expiresAt ? formatDate(payment.expiresAt) : "—",
+                money(payment.amount, order.currency),
+              ],
+            }))}
+          />
+        </div>
+      )}
+      <h3 className="mb-2 text-sm font-semibold">Refunds</h3>
+      {order.refunds.length === 0 ? (
+        <p className="text-sm text-slate-600">No refunds.</p>
+      ) : (
+        <DataTable
+          columns={["Date", "Reason", "Status", "Amount"]}
+          right={["Amount"]}
+          rows={order.refunds.map((refund) => ({
+            key: refund.id,
+            cells: [
+              formatDate(refund.createdAt),
+              refund.reason ?? "—",
+              label(refund.status),
+              money(refund.amount.amount, refund.amount.currency),
+            ],
+          }))}
+        />
+      )}
+    </Section>
+  );
+}
+
 export function OrderDetail({ id }: { id: string }) {
   const order = useQuery({
     queryKey: ["order", id],
@@ -409,19 +519,19 @@ export function OrderDetail({ id }: { id: string }) {
   const data = order.data;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/orders" className="text-indigo-800 underline">
-          All orders
-        </Link>
-      </p>
+      <BackLink to="/orders">All orders</BackLink>
       <PageHeader title={`Order #${data.number}`}>
         <p className="text-sm text-slate-700">
-          {label(data.status)} · {label(data.paymentStatus)} · {label(data.fulfillmentStatus)}
+          {label(data.status)} · {label(data.paymentStatus)} · {label(data.fulfillmentStatus)} ·{" "}
+          <Link to={`/customers/${data.customerId}`} className="text-indigo-800 underline">
+            {data.email}
+          </Link>
         </p>
       </PageHeader>
       <div className="space-y-6">
         <OrderActions order={data} />
         <Lines order={data} />
+        <Payments order={data} />
         <div className="grid gap-6 md:grid-cols-2">
           <AddressBlock title="Shipping address" address={data.shippingAddress} />
           <AddressBlock title="Billing address" address={data.billingAddress} />

@@ -33,10 +33,22 @@ export function Settings() {
           </Link>
           <p className="mt-1 text-sm text-slate-700">Keys for your storefront and your own programs.</p>
         </li>
+        <li className="card">
+          <Link to="/settings/domains" className="font-semibold text-indigo-800 underline">
+            Domains
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">The hosts your store answers on.</p>
+        </li>
+        <li className="card">
+          <Link to="/settings/members" className="font-semibold text-indigo-800 underline">
+            Members
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">Who can sign in to this store, and their role.</p>
+        </li>
       </ul>
       <p className="mt-6 max-w-2xl text-sm text-slate-700">
-        Domains, payment providers, agents and members are not managed from the dashboard in this version; the
-        API reference (/v1/docs) lists their operations.
+        Payment providers and agents are not managed from the dashboard in this version; the API reference
+        (/v1/docs) lists their operations.
       </p>
     </>
   );

@@ -1,8 +1,9 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
 import { ApiFailure, api, messageOf, unwrap } from "./api.ts";
+import { Link } from "./router.tsx";
 
 // The pieces every page is made of: labelled fields with the API's message beside them, alerts,
 // the loading / empty / error states, dialogs (Radix), and money in the store's currency.
@@ -34,6 +35,46 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
           {hint}
         </p>
       )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface SelectFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** `[value, what a person reads]` pairs. */
+  options: readonly (readonly [string, string])[];
+  error?: string | undefined;
+}
+
+/** A labelled `<select>` in a form, with the API's message about it underneath. */
+export function SelectField({ label, value, onChange, options, error }: SelectFieldProps) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="input"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
       {error && (
         <p id={`${id}-error`} className="text-sm text-red-700">
           {error}
@@ -150,6 +191,13 @@ export function toMinorUnits(text: string, currency: string): number | undefined
   return Number(match[1]) * 10 ** digits + Number((match[2] ?? "").padEnd(digits, "0") || 0);
 }
 
+/** Minor units as the decimal a person types ("49.00"), the inverse of `toMinorUnits`. */
+export function toDecimal(amount: number, currency: string): string {
+  const digits =
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (amount / 10 ** digits).toFixed(digits);
+}
+
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
@@ -225,6 +273,92 @@ export function FormDialog({ onSubmit, submit, pending, error, children, ...moda
   );
 }
 
+/**
+ * The state of a create-or-edit dialog: whether it is open, and the save that closes it and reads
+ * `list` again. Spread `dialog` into `EditDialog`.
+ */
+export function useEditDialog<Body>(save: (body: Body) => Promise<unknown>, list: readonly string[]) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const mutation = useMutation({
+    mutationFn: save,
+    onSuccess: () => {
+      setOpen(false);
+      return queryClient.invalidateQueries({ queryKey: list });
+    },
+  });
+  const onOpenChange = (next: boolean) => {
+    if (next) mutation.reset();
+    setOpen(next);
+  };
+  return { mutation, dialog: { open, onOpenChange, pending: mutation.isPending, error: mutation.error } };
+}
+
+/** What a form's own check answers: the API's body, or messages by field ("abc" as a price). */
+export type Checked<Body> = { body: Body } | { invalid: Record<string, string> };
+
+/**
+ * A dialog's form whose values are checked on the page before they are sent (amounts the API takes
+ * as minor units). `onOpen` refills it from `fresh`; `onSubmit` checks it and sends the body.
+ */
+export function useCheckedForm<Form, Body>(
+  fresh: () => Form,
+  check: (form: Form) => Checked<Body>,
+  send: (body: Body) => void,
+) {
+  const [form, setForm] = useState(fresh);
+  const [invalid, setInvalid] = useState<Record<string, string>>({});
+  return {
+    form,
+    setForm,
+    invalid,
+    onOpen: () => {
+      setForm(fresh());
+      setInvalid({});
+    },
+    onSubmit: () => {
+      const result = check(form);
+      setInvalid("invalid" in result ? result.invalid : {});
+      if ("body" in result) send(result.body);
+    },
+  };
+}
+
+interface EditDialogProps extends Omit<FormDialogProps, "title" | "trigger" | "submit"> {
+  /** What is created: "coupon" makes "Create coupon". */
+  noun: string;
+  /** The name of the record edited ("Edit SUMMER5"); absent, the dialog creates one. */
+  editing?: string | undefined;
+  /** Called as the dialog opens, to fill the form afresh. */
+  onOpen: () => void;
+}
+
+/** The create-or-edit dialog of a list page (shipping, coupons, categories), with its trigger button. */
+export function EditDialog({ noun, editing, onOpen, onOpenChange, ...form }: EditDialogProps) {
+  const title = editing ? `Edit ${editing}` : `Create ${noun}`;
+  const openChanged = (next: boolean) => {
+    if (next) onOpen();
+    onOpenChange(next);
+  };
+  return (
+    <FormDialog
+      title={title}
+      onOpenChange={openChanged}
+      trigger={
+        <button
+          type="button"
+          className={editing ? "btn btn-secondary" : "btn btn-primary"}
+          aria-label={editing ? title : undefined}
+        >
+          {editing ? "Edit" : title}
+        </button>
+      }
+      submit={editing ? "Save" : title}
+      {...form}
+    />
+  );
+}
+
 /** What an error says about one field of a form, if the API named that field. */
 export const fieldError = (error: Error | null, field: string) =>
   error instanceof ApiFailure ? error.fieldMessage(field) : undefined;
@@ -260,3 +394,200 @@ export function Confirm({ title, description, trigger, confirm, onConfirm }: Con
     </AlertDialog.Root>
   );
 }
+
+interface DeleteButtonProps {
+  /** The record's name: the button is "Delete <name>", the question "Delete <name>?". */
+  name: string;
+  noun: string;
+  description: string;
+  /** The API call that deletes it. */
+  remove: () => Promise<unknown>;
+  /** The list to read again once it is gone. */
+  list: readonly string[];
+}
+
+/** A record's Delete button: asks first, then shows the API's refusal (a 409 says why) beside it. */
+export function DeleteButton({ name, noun, description, remove, list }: DeleteButtonProps) {
+  const queryClient = useQueryClient();
+  const deletion = useMutation({
+    mutationFn: remove,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: list }),
+  });
+  return (
+    <>
+      {deletion.error && <Alert>{deletion.error.message}</Alert>}
+      <Confirm
+        title={`Delete ${name}?`}
+        description={description}
+        trigger={
+          <button type="button" className="btn btn-secondary" aria-label={`Delete ${name}`}>
+            Delete
+          </button>
+        }
+        confirm={`Delete ${noun}`}
+        onConfirm={() => deletion.mutate()}
+      />
+    </>
+  );
+}
+
+/** A localized name in the store's default locale, else its first translation. */
+export function useLocalized(): (text: Record<string, string> | null | undefined) => string {
+  const locale = useStore().data?.defaultLocale;
+  return (text) => (text && ((locale && text[locale]) || Object.values(text)[0])) ?? "";
+}
+
+interface PagerProps {
+  page: number;
+  pageSize: number;
+  /** The list's `meta.total`: the pager shows only when there is more than one page. */
+  total: number;
+  onPage: (page: number) => void;
+}
+
+/** Previous / next page of a paged list (orders, customers, inventory). */
+export function Pager({ page, pageSize, total, onPage }: PagerProps) {
+  if (total <= pageSize) return null;
+  return (
+    <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous page
+      </button>
+      <span>
+        Page {page} of {Math.ceil(total / pageSize)}
+      </span>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={page * pageSize >= total}
+        onClick={() => onPage(page + 1)}
+      >
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+interface LocalizedFieldsProps {
+  label: string;
+  value: Record<string, string>;
+  onChange: (value: Record<string, string>) => void;
+  /** The mutation's error: `/body/<field>` or `/body/<field>/<locale>` is shown under its field. */
+  error: Error | null;
+  field: string;
+}
+
+/** One field per store locale for a localized text (`{en: "…", pt: "…"}`); the default locale's is required. */
+export function LocalizedFields({ label, value, onChange, error, field }: LocalizedFieldsProps) {
+  const store = useStore().data;
+  const locales = store?.locales ?? [];
+  const languages = new Intl.DisplayNames([store?.defaultLocale ?? "en"], { type: "language" });
+  return (
+    <>
+      {locales.map((locale) => (
+        <Field
+          key={locale}
+          label={locales.length > 1 ? `${label} (${languages.of(locale)})` : label}
+          required={locale === store?.defaultLocale}
+          value={value[locale] ?? ""}
+          onChange={(event) => onChange({ ...value, [locale]: event.target.value })}
+          error={
+            fieldError(error, `${field}/${locale}`) ??
+            (locale === store?.defaultLocale ? fieldError(error, field) : undefined)
+          }
+        />
+      ))}
+    </>
+  );
+}
+
+/** A localized text as the API takes it: the locales left empty are left out. */
+export const filledLocales = (value: Record<string, string>) =>
+  Object.fromEntries(Object.entries(value).filter(([, text]) => text.trim() !== ""));
+
+interface TableProps {
+  /** Column titles; a title in `right` is a column of amounts (or buttons), aligned right. */
+  columns: readonly string[];
+  right?: readonly string[];
+  /** Titles read by screen readers only (a column of buttons). */
+  unseen?: readonly string[];
+  rows: { key: string; cells: ReactNode[] }[];
+}
+
+/** A table of records (orders, customers, refunds) in a card, one cell per column. */
+export function DataTable({ columns, right = [], unseen = [], rows }: TableProps) {
+  const align = (column: string) => (right.includes(column) ? "px-4 py-3 text-right" : "px-4 py-3");
+  return (
+    <div className="card overflow-x-auto p-0">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className={align(column)}>
+                {unseen.includes(column) ? <span className="sr-only">{column}</span> : column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key} className="border-b border-slate-100 last:border-0">
+              {row.cells.map((cell, index) => (
+                <td key={columns[index]} className={align(columns[index]!)}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface SearchFormProps {
+  /** The search in effect; the field starts from it (key the form by it to follow a new one). */
+  query: string | undefined;
+  placeholder: string;
+  onSearch: (query: string | undefined) => void;
+  className?: string;
+}
+
+/** A search field with its button (orders, customers); an empty search clears the filter. */
+export function SearchForm({ query, placeholder, onSearch, className = "" }: SearchFormProps) {
+  const [text, setText] = useState(query ?? "");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(text.trim() || undefined);
+  };
+  return (
+    <form className={`flex items-end gap-2 ${className}`} onSubmit={submit}>
+      <div className="flex-1">
+        <Field
+          label="Search"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={placeholder}
+        />
+      </div>
+      <button type="submit" className="btn btn-secondary">
+        Search
+      </button>
+    </form>
+  );
+}
+
+/** The link above a detail page back to its list ("All orders", "All settings"). */
+export const BackLink = ({ to, children }: { to: string; children: ReactNode }) => (
+  <p className="mb-2 text-sm">
+    <Link to={to} className="text-indigo-800 underline">
+      {children}
+    </Link>
+  </p>
+);
