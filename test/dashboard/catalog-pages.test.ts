@@ -36,14 +36,7 @@ describe.skipIf(SKIP_BROWSER)("the catalog pages in a browser", () => {
 
   const check = (name: string) => dashboard.check(name);
   const nav = (name: string) => dashboard.nav(name);
-  /** Chromium logs every 4xx as a console error: this one was expected, so it is taken off the problems list. */
-  const expectRejected = (status: number, path: string) => {
-    const index = dashboard.problems.findIndex(
-      (problem) => problem.includes(`status of ${status}`) && problem.endsWith(`${path})`),
-    );
-    expect(index).toBeGreaterThanOrEqual(0);
-    dashboard.problems.splice(index, 1);
-  };
+  const expectRejected = (status: number, path: string) => dashboard.expectRejected(status, path);
   const adminGet = async (path: string) => (await shop.admin.get(path)).body.data;
 
   test(

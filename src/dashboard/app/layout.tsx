@@ -33,7 +33,7 @@ interface Session {
   session: Schemas["Session"];
 }
 
-/** The page of a path; the sections this version does not have say so plainly. */
+/** The page of a path. */
 function Page({ path }: { path: string }) {
   if (path === "/") return <Home />;
   if (path === "/inventory") return <Inventory />;
@@ -52,15 +52,10 @@ function Page({ path }: { path: string }) {
   if (path === "/settings/api-keys") return <ApiKeys />;
   if (path === "/settings/domains") return <Domains />;
   if (path === "/settings/members") return <Members />;
-  const section = NAV.find(([, to]) => to !== "/" && path.startsWith(to));
   return (
     <div className="card max-w-xl">
-      <h1 className="text-2xl font-semibold">{section ? section[0] : "Page not found"}</h1>
-      <p className="mt-3 text-sm text-slate-700">
-        {section
-          ? `${section[0]} cannot be managed from the dashboard in this version. Every action of it is available through the API (see the API reference at /v1/docs).`
-          : "There is no page at this address."}
-      </p>
+      <h1 className="text-2xl font-semibold">Page not found</h1>
+      <p className="mt-3 text-sm text-slate-700">There is no page at this address.</p>
     </div>
   );
 }
