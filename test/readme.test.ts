@@ -128,6 +128,13 @@ beforeAll(async () => {
     command: ["setsid", "bash", "-euo", "pipefail", "-c", start!.text],
     cwd: work,
   });
+  // The server is listening; `tee` may not have written the rest of the banner to start.log yet.
+  // A reader sees the whole banner before going on: wait for its last line too.
+  const log = join(work, "start.log");
+  for (let waited = 0; !readFileSync(log, "utf8").includes("Dashboard sign-in:"); waited += 50) {
+    if (waited > 10_000) throw new Error(`start.log has no demo sign-in line:\n${readFileSync(log, "utf8")}`);
+    await Bun.sleep(50);
+  }
   terminal = new Terminal(work, { ...env, PORT: server.port });
 });
 afterAll(async () => {
