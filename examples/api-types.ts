@@ -1450,6 +1450,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/agents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's agents, by host
+     * @description Every agent registered for the organization (any status), grouped by the host that registered it, each with its capability grants. An organization has few, so the list is not paged.
+     */
+    get: operations["adminListAgents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/agents/{id}/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke an agent; its next call is refused
+     * @description The agent and its grants are revoked at once, and its pending approval expires; revoking a revoked agent answers it unchanged. An agent that is not this organization's is a 404. From the dashboard, owners and admins only.
+     */
+    post: operations["adminRevokeAgent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2208,6 +2248,33 @@ export interface components {
         /** @description The endpoint or CLI command that removes it */
         fix: string;
       }[];
+    };
+    AgentHost: {
+      id: string;
+      name: string;
+      status: "pending" | "active" | "revoked";
+      /** @description The host's agents in this organization, newest first */
+      agents: components["schemas"]["Agent"][];
+    };
+    Agent: {
+      id: string;
+      name: string;
+      mode: "delegated" | "autonomous";
+      status: "pending" | "active" | "rejected" | "revoked";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      lastUsedAt: string | null;
+      grants: components["schemas"]["AgentGrant"][];
+    };
+    AgentGrant: {
+      /** @description The operation id the grant allows */
+      capability: string;
+      description: string;
+      status: "pending" | "active" | "denied" | "revoked";
+      expiresAt: string | null;
     };
     Error: {
       /** @description Human-readable message */
@@ -6870,6 +6937,72 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListAgents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["AgentHost"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRevokeAgent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`agt_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Agent"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

@@ -1,5 +1,6 @@
 import type { Module, Service } from "../core/module.ts";
 import type { Caller } from "../core/operation.ts";
+import { agentAdminOperations } from "./admin-routes.ts";
 import { approvalPageRoutes } from "./approval-page.ts";
 import { agentCaller, asApiError, checkAgentGrant, grantedCapabilities } from "./grants.ts";
 import { verifyAgentJwt } from "./jwt.ts";
@@ -15,7 +16,7 @@ import { runtimeOf } from "./runtime.ts";
 export const agentsModule: Module = {
   name: "agents",
   tables: { file: "src/agents/tables.ts", database: "platform" },
-  operations: [],
+  operations: agentAdminOperations,
   async authenticateBearer(token, surface, service) {
     const rt = runtimeOf(service);
     try {

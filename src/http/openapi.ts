@@ -53,6 +53,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "Storefront customer accounts: sign-up, sign-in and the customer session (`x-customer-session` header " +
     "or `customer_session` cookie) that owns carts and orders.",
   "Admin: customers": "The store's customers with what they ordered and spent.",
+  "Admin: agents":
+    "The agents registered for the store through Agent Auth, by host, with their grants; revoking one. " +
+    "Never offered to agents.",
   "Admin: payment integrations":
     "The store's own payment provider credentials, and the webhook URL to give each provider.",
   "Payment webhooks":

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { simpleProduct } from "../helpers/catalog.ts";
-import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
+import { makeShop, placeBankTransferOrder, type Shop } from "../helpers/shop.ts";
 
 // Issue 11, items 3 and 9b: the store currency is fixed once an order exists, and a product
 // without a name in a new default locale stays editable.
@@ -15,22 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-async function placeOrder() {
-  await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
-  const items = [{ variantId: shop.shirt.variants[0].id, quantity: 1 }];
-  const cart = (await shop.storefront("/v1/carts", { body: { email: "buyer@example.com", items } })).body
-    .data;
-  await shop.storefront(`/v1/carts/${cart.id}/shipping-address`, { body: PT_ADDRESS });
-  await shop.storefront(`/v1/carts/${cart.id}/shipping-method`, {
-    body: { shippingMethodId: shop.ptShipping.id },
-  });
-  const placed = await shop.storefront(`/v1/carts/${cart.id}/place-order`, {
-    body: { paymentMethodId: "manual_bank_transfer" },
-  });
-  expect(placed.status).toBe(201);
-  return placed.body.data;
-}
-
 describe("store currency", () => {
   test("changes freely before the first order", async () => {
     const usd = await shop.admin.patch("/v1/admin/store", { currency: "USD" });
@@ -42,7 +26,7 @@ describe("store currency", () => {
   });
 
   test("once an order exists: another currency → 409 CONFLICT and nothing changes; the same one is fine", async () => {
-    const order = await placeOrder();
+    const order = await placeBankTransferOrder(shop);
     expect(order.totals.total.currency).toBe("EUR");
     const before = (await shop.admin.get("/v1/admin/store")).body.data;
 

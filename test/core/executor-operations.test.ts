@@ -4,6 +4,7 @@ import { uploadedFile } from "../../src/core/body.ts";
 import { ApiError } from "../../src/core/errors.ts";
 import type { ExecuteOptions, Outcome, Principal } from "../../src/core/executor.ts";
 import type { Caller, DashboardUser, Operation } from "../../src/core/operation.ts";
+import { activeAgent, newMerchant } from "../agents/helpers.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { png } from "../helpers/images.ts";
 import { PT_ADDRESS } from "../helpers/shop.ts";
@@ -101,6 +102,7 @@ interface Fixtures {
   mediaId: string;
   mediaToDelete: string;
   domainToRemove: string;
+  agentToRevoke: { orgId: string; id: string };
   /** A cart with one item, a PT shipping address and the PT shipping method. */
   cartId: string;
   cartItemId: string;
@@ -212,6 +214,9 @@ beforeAll(async () => {
   const variantId = product.variants[0].id as string;
   const [media, mediaToDelete] = await Promise.all([uploaded(admin), uploaded(admin)]);
   const domainToRemove = await run("adminAddDomain", admin, { host: "removed.executor.example" });
+  // An agent approved through the real Agent Auth flow, in a shop of its own.
+  const agentMerchant = await newMerchant(t, "agents@executor.example", "Agents Shop");
+  const agentToRevoke = await activeAgent(t, agentMerchant);
 
   const cart = await readyCart(admin, shipping.id, variantId);
   const cartForRemoveItem = await run("createCart", admin, { items: [{ variantId, quantity: 1 }] });
@@ -275,6 +280,7 @@ beforeAll(async () => {
     mediaId: media.id,
     mediaToDelete: mediaToDelete.id,
     domainToRemove: domainToRemove.host,
+    agentToRevoke: { orgId: agentMerchant.orgId, id: agentToRevoke.id },
     cartId: cart.id,
     cartItemId: cart.items[0]!.id,
     cartForRemoveItem: { id: cartForRemoveItem.id, itemId: cartForRemoveItem.items[0].id },
@@ -389,6 +395,7 @@ const table: Record<string, () => Row> = {
   adminListMedia: () => admin(),
   adminListDomains: () => admin(),
   // The dashboard user's organization, which has a member.
+  adminListAgents: () => admin(),
   adminListMembers: () => ({ ...admin(), principal: { caller: apiKeyCaller(F.dashboard.organizationId) } }),
   adminExportProducts: () => admin(),
 
@@ -448,6 +455,10 @@ const table: Record<string, () => Row> = {
   adminDeleteProduct: () => admin({ id: F.productToDelete }, 204),
   adminDeleteMedia: () => admin({ id: F.mediaToDelete }, 204),
   adminRemoveDomain: () => admin({ host: F.domainToRemove }, 204),
+  adminRevokeAgent: () => ({
+    ...admin({ id: F.agentToRevoke.id }),
+    principal: { caller: apiKeyCaller(F.agentToRevoke.orgId) },
+  }),
   adminDeleteCategory: () => admin({ id: F.categoryToDelete }, 204),
   adminDeleteCoupon: () => admin({ id: F.couponToDelete }, 204),
   adminDeleteShippingMethod: () => admin({ id: F.shippingMethodToDelete }, 204),

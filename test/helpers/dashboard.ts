@@ -25,8 +25,12 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-/** A server with one shop (`makeShop`) whose owner has a dashboard account. */
-export async function startDashboardServer(name: string, shopHost: string): Promise<DashboardServer> {
+/** A server with one shop (`makeShop`) whose owner has a dashboard account; `env` adds settings (e.g. a fake provider's base URL). */
+export async function startDashboardServer(
+  name: string,
+  shopHost: string,
+  env: Record<string, string> = {},
+): Promise<DashboardServer> {
   let t: TestApp | undefined;
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -41,6 +45,7 @@ export async function startDashboardServer(name: string, shopHost: string): Prom
       PLATFORM_DOMAIN: "shops.example",
       INTEGRATION_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       ALLOW_SIGNUP: "true",
+      ...env,
     },
   });
   const shop = await makeShop(t, name, shopHost);

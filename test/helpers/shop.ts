@@ -82,3 +82,20 @@ export async function stockedVariant(
   await shop.admin.patch(`/v1/admin/inventory/${variantId}`, { onHand, tracked: true });
   return variantId;
 }
+
+/** One shirt ordered through the storefront API, paid by bank transfer (turned on first); answers the order. */
+export async function placeBankTransferOrder(shop: Shop) {
+  await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
+  const items = [{ variantId: shop.shirt.variants[0].id, quantity: 1 }];
+  const cart = (await shop.storefront("/v1/carts", { body: { email: "buyer@example.com", items } })).body
+    .data;
+  await shop.storefront(`/v1/carts/${cart.id}/shipping-address`, { body: PT_ADDRESS });
+  await shop.storefront(`/v1/carts/${cart.id}/shipping-method`, {
+    body: { shippingMethodId: shop.ptShipping.id },
+  });
+  const placed = await shop.storefront(`/v1/carts/${cart.id}/place-order`, {
+    body: { paymentMethodId: "manual_bank_transfer" },
+  });
+  if (placed.status !== 201) throw new Error(`place order: ${placed.status} ${JSON.stringify(placed.body)}`);
+  return placed.body.data;
+}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Agents } from "./agents.tsx";
 import { api, type Schemas, unwrap } from "./api.ts";
 import { Categories } from "./categories.tsx";
 import { Coupons } from "./coupons.tsx";
@@ -9,11 +10,13 @@ import { Home } from "./home.tsx";
 import { Inventory } from "./inventory.tsx";
 import { Members } from "./members.tsx";
 import { OrderDetail, Orders } from "./orders.tsx";
+import { PaymentsPage } from "./payments.tsx";
 import { ProductEditor } from "./product-editor.tsx";
 import { Products } from "./products.tsx";
 import { Link, navigate, useLocation } from "./router.tsx";
-import { ApiKeys, Settings, StoreSettingsPage } from "./settings.tsx";
+import { ApiKeys, Settings } from "./settings.tsx";
 import { Shipping } from "./shipping.tsx";
+import { StoreSettingsPage } from "./store-settings.tsx";
 import { Field, FormDialog, fieldError } from "./ui.tsx";
 
 const NAV = [
@@ -49,9 +52,11 @@ function Page({ path }: { path: string }) {
   if (path.startsWith("/customers/")) return <CustomerDetail id={path.slice("/customers/".length)} />;
   if (path === "/settings") return <Settings />;
   if (path === "/settings/store") return <StoreSettingsPage />;
+  if (path === "/settings/payments") return <PaymentsPage />;
   if (path === "/settings/api-keys") return <ApiKeys />;
   if (path === "/settings/domains") return <Domains />;
   if (path === "/settings/members") return <Members />;
+  if (path === "/settings/agents") return <Agents />;
   return (
     <div className="card max-w-xl">
       <h1 className="text-2xl font-semibold">Page not found</h1>

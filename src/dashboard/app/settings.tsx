@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { ApiFailure, api, type Schemas, unwrap } from "./api.ts";
+import { ApiFailure, api, unwrap } from "./api.ts";
 import { Link } from "./router.tsx";
 import {
   Alert,
@@ -13,7 +13,6 @@ import {
   ModalClose,
   PageHeader,
   QueryState,
-  useStore,
 } from "./ui.tsx";
 
 export function Settings() {
@@ -25,7 +24,15 @@ export function Settings() {
           <Link to="/settings/store" className="font-semibold text-indigo-800 underline">
             Store
           </Link>
-          <p className="mt-1 text-sm text-slate-700">Name, low-stock threshold, payment methods by hand.</p>
+          <p className="mt-1 text-sm text-slate-700">
+            Name, currency, languages, VAT rates, allowed origins, payment methods by hand.
+          </p>
+        </li>
+        <li className="card">
+          <Link to="/settings/payments" className="font-semibold text-indigo-800 underline">
+            Payments
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">Stripe, Ifthenpay and Easypay keys and webhook URLs.</p>
         </li>
         <li className="card">
           <Link to="/settings/api-keys" className="font-semibold text-indigo-800 underline">
@@ -45,90 +52,15 @@ export function Settings() {
           </Link>
           <p className="mt-1 text-sm text-slate-700">Who can sign in to this store, and their role.</p>
         </li>
+        <li className="card">
+          <Link to="/settings/agents" className="font-semibold text-indigo-800 underline">
+            Agents
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">
+            The agents acting for your store, what they may do; revoke them.
+          </p>
+        </li>
       </ul>
-      <p className="mt-6 max-w-2xl text-sm text-slate-700">
-        Payment providers and agents are not managed from the dashboard in this version; the API reference
-        (/v1/docs) lists their operations.
-      </p>
-    </>
-  );
-}
-
-function StoreForm({ store }: { store: Schemas["StoreSettings"] }) {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(store.name);
-  const [threshold, setThreshold] = useState(String(store.lowStockThreshold));
-  const [bankTransfer, setBankTransfer] = useState(store.manualPaymentMethods.includes("bank_transfer"));
-  const save = useMutation({
-    mutationFn: () => {
-      const others = store.manualPaymentMethods.filter(
-        (method) => method !== "bank_transfer",
-      ) as "cash_on_delivery"[];
-      return unwrap(
-        api.PATCH("/v1/admin/store", {
-          body: {
-            name,
-            lowStockThreshold: Number(threshold),
-            manualPaymentMethods: bankTransfer ? ["bank_transfer", ...others] : others,
-          },
-        }),
-      );
-    },
-    onSuccess: (saved) => {
-      queryClient.setQueryData(["store"], saved);
-      return queryClient.invalidateQueries({ queryKey: ["readiness"] });
-    },
-  });
-  const failure = save.error instanceof ApiFailure ? save.error : undefined;
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  return (
-    <form className="card max-w-xl space-y-4" onSubmit={onSubmit}>
-      {save.isSuccess && <Alert tone="success">Saved.</Alert>}
-      {save.error && !failure?.details.length && <Alert>{save.error.message}</Alert>}
-      <Field
-        label="Name"
-        required
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={failure?.fieldMessage("name")}
-      />
-      <Field
-        label="Low-stock threshold"
-        type="number"
-        min={0}
-        required
-        value={threshold}
-        onChange={(e) => setThreshold(e.target.value)}
-        hint="A variant with this many units or fewer counts as low on stock."
-        error={failure?.fieldMessage("lowStockThreshold")}
-      />
-      <Checkbox
-        label="Accept bank transfers (marked as paid by hand)"
-        checked={bankTransfer}
-        onChange={setBankTransfer}
-      />
-      <dl className="grid grid-cols-2 gap-2 text-sm text-slate-700">
-        <dt>Currency</dt>
-        <dd>{store.currency}</dd>
-        <dt>Languages</dt>
-        <dd>{store.locales.join(", ")}</dd>
-      </dl>
-      <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-        Save
-      </button>
-    </form>
-  );
-}
-
-export function StoreSettingsPage() {
-  const store = useStore();
-  return (
-    <>
-      <PageHeader title="Store settings" />
-      {store.data ? <StoreForm store={store.data} /> : <QueryState query={store} what="the store settings" />}
     </>
   );
 }
