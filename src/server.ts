@@ -22,22 +22,26 @@ export async function startServer(config: Config) {
     fetch: (request, srv) => app.fetch(request, srv),
   });
   const origin = `http://localhost:${server.port}`;
-  console.log(`Commerce service listening on ${origin} (data in ${config.dataDir})`);
-  console.log(`  API reference: ${origin}/v1/docs   OpenAPI: ${origin}/v1/openapi.json`);
+  // One write, so whoever reads the start (a person, `tee`, a supervisor) sees the whole banner at once.
+  const banner = [
+    `Commerce service listening on ${origin} (data in ${config.dataDir})`,
+    `  API reference: ${origin}/v1/docs   OpenAPI: ${origin}/v1/openapi.json`,
+  ];
   if (demo) {
-    console.log(`  Demo store "${demo.org.name}" (${demo.org.id}) answers Host ${demo.host}:`);
-    console.log(`    curl http://${demo.host}:${server.port}/v1/me`);
+    banner.push(`  Demo store "${demo.org.name}" (${demo.org.id}) answers Host ${demo.host}:`);
+    banner.push(`    curl http://${demo.host}:${server.port}/v1/me`);
     if (heldSecrets(demo)) {
-      console.log(`  Demo admin API key (shown only now, keep it): ${demo.apiKey}`);
-      console.log(`    curl -H 'x-api-key: ${demo.apiKey}' ${origin}/v1/me`);
-      if (demo.owner) console.log(`  Dashboard sign-in: ${demo.owner.email} / ${demo.owner.password}`);
+      banner.push(`  Demo admin API key (shown only now, keep it): ${demo.apiKey}`);
+      banner.push(`    curl -H 'x-api-key: ${demo.apiKey}' ${origin}/v1/me`);
+      if (demo.owner) banner.push(`  Dashboard sign-in: ${demo.owner.email} / ${demo.owner.password}`);
     } else {
-      console.log(
+      banner.push(
         "  No API key is printed in production; create the demo's admin key with the command line:",
       );
-      console.log(`    commerce apikey create --org ${demo.org.id} --scopes admin,storefront`);
+      banner.push(`    commerce apikey create --org ${demo.org.id} --scopes admin,storefront`);
     }
   }
+  console.log(banner.join("\n"));
   if (!config.checkoutApiSecret) console.warn("CHECKOUT_API_SECRET is unset: payment webhooks answer 503");
   return { server, app };
 }
