@@ -79,7 +79,13 @@ function qualifiedName(node: FunctionNode, source: ts.SourceFile): string {
 
 /** The functions of one source text longer than `limit` lines, in source order. */
 export function longFunctionsIn(path: string, text: string, limit: number): LongFunction[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    path,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: LongFunction[] = [];
   const visit = (node: ts.Node) => {
     if (isFunctionNode(node) && node.body) {
@@ -98,7 +104,7 @@ export function longFunctionsIn(path: string, text: string, limit: number): Long
 /** Every function under `src/` longer than `limit` lines, longest first. */
 export async function longFunctionsUnderSrc(limit: number): Promise<LongFunction[]> {
   const found: LongFunction[] = [];
-  for await (const file of new Glob("src/**/*.ts").scan({ cwd: ROOT })) {
+  for await (const file of new Glob("src/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
     const path = file.split("\\").join("/");
     found.push(...longFunctionsIn(path, await Bun.file(resolve(ROOT, path)).text(), limit));
   }

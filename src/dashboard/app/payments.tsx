@@ -102,7 +102,8 @@ function useRefresh() {
     ]);
 }
 
-function ProviderForm({ integration, info }: { integration: Integration; info: ProviderInfo }) {
+/** The form's state and its save: typed secrets are cleared once saved, so they leave the page. */
+function useProviderForm(integration: Integration, info: ProviderInfo) {
   const refresh = useRefresh();
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(
@@ -119,11 +120,15 @@ function ProviderForm({ integration, info }: { integration: Integration; info: P
         }),
       ),
     onSuccess: () => {
-      // Typed secrets are saved: clear them so they leave the page.
       setValues((current) => ({ ...current, ...secretsCleared(info) }));
       return refresh();
     },
   });
+  return { values, setValues, enabled, setEnabled, save };
+}
+
+function ProviderForm({ integration, info }: { integration: Integration; info: ProviderInfo }) {
+  const { values, setValues, enabled, setEnabled, save } = useProviderForm(integration, info);
   const failure = save.error instanceof ApiFailure ? save.error : undefined;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

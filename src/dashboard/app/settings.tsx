@@ -65,6 +65,62 @@ export function Settings() {
   );
 }
 
+/** A key just created: shown this once, to copy. */
+function NewKey({ value }: { value: string }) {
+  return (
+    <div className="space-y-4">
+      <Alert tone="success">Copy this key now: it is shown only once.</Alert>
+      <label htmlFor="new-key" className="block text-sm font-medium">
+        New API key
+      </label>
+      <input
+        id="new-key"
+        readOnly
+        className="input font-mono"
+        value={value}
+        onFocus={(e) => e.target.select()}
+      />
+      <div className="flex justify-end">
+        <ModalClose>
+          <button type="button" className="btn btn-primary">
+            Done
+          </button>
+        </ModalClose>
+      </div>
+    </div>
+  );
+}
+
+type ApiKey = Awaited<ReturnType<typeof listApiKeys>>[number];
+const listApiKeys = () => unwrap(api.GET("/api/auth/api-key/list", { params: { query: { limit: 100 } } }));
+
+function ApiKeyRow({ apiKey: key, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) {
+  return (
+    <tr className="border-b border-slate-100 last:border-0">
+      <td className="px-4 py-3 font-medium">{key.name}</td>
+      <td className="px-4 py-3 font-mono">{key.start}…</td>
+      <td className="px-4 py-3">{key.metadata.scopes.join(", ")}</td>
+      <td className="px-4 py-3">{formatDate(key.createdAt)}</td>
+      <td className="px-4 py-3">{key.revokedAt ? "Revoked" : "Active"}</td>
+      <td className="px-4 py-3 text-right">
+        {!key.revokedAt && (
+          <Confirm
+            title={`Revoke "${key.name}"?`}
+            description="Programs using this key stop working at once. This cannot be undone."
+            confirm="Revoke"
+            onConfirm={onRevoke}
+            trigger={
+              <button type="button" className="btn btn-secondary" aria-label={`Revoke ${key.name}`}>
+                Revoke
+              </button>
+            }
+          />
+        )}
+      </td>
+    </tr>
+  );
+}
+
 function CreateKey() {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -103,26 +159,7 @@ function CreateKey() {
       }
     >
       {create.data ? (
-        <div className="space-y-4">
-          <Alert tone="success">Copy this key now: it is shown only once.</Alert>
-          <label htmlFor="new-key" className="block text-sm font-medium">
-            New API key
-          </label>
-          <input
-            id="new-key"
-            readOnly
-            className="input font-mono"
-            value={create.data.key}
-            onFocus={(e) => e.target.select()}
-          />
-          <div className="flex justify-end">
-            <ModalClose>
-              <button type="button" className="btn btn-primary">
-                Done
-              </button>
-            </ModalClose>
-          </div>
-        </div>
+        <NewKey value={create.data.key} />
       ) : (
         <form className="space-y-4" onSubmit={onSubmit}>
           {create.error && !failure?.details.length && <Alert>{create.error.message}</Alert>}
@@ -154,7 +191,7 @@ export function ApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery({
     queryKey: ["api-keys"],
-    queryFn: () => unwrap(api.GET("/api/auth/api-key/list", { params: { query: { limit: 100 } } })),
+    queryFn: listApiKeys,
   });
   const revoke = useMutation({
     mutationFn: (keyId: string) => unwrap(api.POST("/api/auth/api-key/revoke", { body: { keyId } })),
@@ -197,32 +234,7 @@ export function ApiKeys() {
             </thead>
             <tbody>
               {keys.data.map((key) => (
-                <tr key={key.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3 font-medium">{key.name}</td>
-                  <td className="px-4 py-3 font-mono">{key.start}…</td>
-                  <td className="px-4 py-3">{key.metadata.scopes.join(", ")}</td>
-                  <td className="px-4 py-3">{formatDate(key.createdAt)}</td>
-                  <td className="px-4 py-3">{key.revokedAt ? "Revoked" : "Active"}</td>
-                  <td className="px-4 py-3 text-right">
-                    {!key.revokedAt && (
-                      <Confirm
-                        title={`Revoke "${key.name}"?`}
-                        description="Programs using this key stop working at once. This cannot be undone."
-                        confirm="Revoke"
-                        onConfirm={() => revoke.mutate(key.id)}
-                        trigger={
-                          <button
-                            type="button"
-                            className="btn btn-secondary"
-                            aria-label={`Revoke ${key.name}`}
-                          >
-                            Revoke
-                          </button>
-                        }
-                      />
-                    )}
-                  </td>
-                </tr>
+                <ApiKeyRow key={key.id} apiKey={key} onRevoke={() => revoke.mutate(key.id)} />
               ))}
             </tbody>
           </table>
