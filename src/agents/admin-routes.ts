@@ -7,7 +7,7 @@ import { Id, Nullable, named, Timestamp } from "../core/schemas.ts";
 import { isoOrNull } from "../lib/time.ts";
 import { revokeAgent } from "./lifecycle.ts";
 import { type AgentRuntime, agentRuntime } from "./runtime.ts";
-import { type AgentRow, agentById, grantsOf, hostById } from "./store.ts";
+import { type AgentRow, agentById, agentsOfOrganization, grantsOf, hostById } from "./store.ts";
 
 // The organization's agents as the dashboard's Settings show them, on `/v1` like every other
 // setting (the Agent Auth endpoints under /api/auth speak the protocol to hosts and agents). Never
@@ -72,9 +72,7 @@ const agentView = (rt: AgentRuntime, agent: AgentRow) => ({
 
 /** The organization's agents grouped by their host, hosts in the order of their newest agent. */
 function hostsOf(rt: AgentRuntime, organizationId: string) {
-  const agents = rt.sqlite
-    .query("SELECT * FROM agents WHERE organization_id = ? ORDER BY created_at DESC, id DESC")
-    .all(organizationId) as AgentRow[];
+  const agents = agentsOfOrganization(rt.sqlite, organizationId);
   const hosts = new Map<
     string,
     { id: string; name: string; status: string; agents: ReturnType<typeof agentView>[] }

@@ -14,6 +14,7 @@ import {
   type AgentRow,
   agentById,
   agentByThumbprint,
+  agentsOfOrganization,
   approvalById,
   changed,
   countAgents,
@@ -562,8 +563,5 @@ export async function introspect(rt: AgentRuntime, caller: Caller, token: string
 
 /** The agents of an organization with their grants (dashboard). */
 export function listAgents(rt: AgentRuntime, organizationId: string) {
-  const rows = rt.sqlite
-    .query("SELECT * FROM agents WHERE organization_id = ? ORDER BY created_at DESC, id DESC")
-    .all(organizationId) as AgentRow[];
-  return { agents: rows.map((a) => statusObject(rt, a)) };
+  return { agents: agentsOfOrganization(rt.sqlite, organizationId).map((a) => statusObject(rt, a)) };
 }

@@ -31,6 +31,12 @@ export const thumbprintTaken = (sqlite: Database, thumbprint: string): boolean =
     )
     .get(thumbprint) !== null;
 
+/** The organization's agents, newest first. */
+export const agentsOfOrganization = (sqlite: Database, organizationId: string) =>
+  sqlite
+    .query("SELECT * FROM agents WHERE organization_id = ? ORDER BY created_at DESC, id DESC")
+    .all(organizationId) as AgentRow[];
+
 export const grantsOf = (sqlite: Database, agentId: string) =>
   sqlite
     .query("SELECT * FROM agent_grants WHERE agent_id = ? ORDER BY capability")

@@ -245,11 +245,7 @@ function ImportCsv() {
         {run.error && <Alert>{run.error.message}</Alert>}
         {report && <ReportView report={report} />}
         <div className="flex justify-end gap-2">
-          <ModalClose>
-            <button type="button" className="btn btn-secondary">
-              Close
-            </button>
-          </ModalClose>
+          <ModalClose />
           {!report?.dryRun ? (
             <button
               type="button"

@@ -81,11 +81,7 @@ function NewKey({ value }: { value: string }) {
         onFocus={(e) => e.target.select()}
       />
       <div className="flex justify-end">
-        <ModalClose>
-          <button type="button" className="btn btn-primary">
-            Done
-          </button>
-        </ModalClose>
+        <ModalClose label="Done" primary />
       </div>
     </div>
   );
@@ -172,11 +168,7 @@ function CreateKey() {
           />
           <Checkbox label="Admin access (otherwise storefront only)" checked={admin} onChange={setAdmin} />
           <div className="flex justify-end gap-2">
-            <ModalClose>
-              <button type="button" className="btn btn-secondary">
-                Close
-              </button>
-            </ModalClose>
+            <ModalClose />
             <button type="submit" className="btn btn-primary" disabled={create.isPending}>
               Create API key
             </button>

@@ -228,8 +228,13 @@ export function Modal({ title, trigger, open, onOpenChange, children }: ModalPro
   );
 }
 
-export const ModalClose = ({ children }: { children: ReactNode }) => (
-  <Dialog.Close asChild>{children}</Dialog.Close>
+/** The button that closes the dialog it is in ("Close", or "Done" once the dialog's work is done). */
+export const ModalClose = ({ label = "Close", primary = false }: { label?: string; primary?: boolean }) => (
+  <Dialog.Close asChild>
+    <button type="button" className={primary ? "btn btn-primary" : "btn btn-secondary"}>
+      {label}
+    </button>
+  </Dialog.Close>
 );
 
 interface FormDialogProps {
@@ -259,11 +264,7 @@ export function FormDialog({ onSubmit, submit, pending, error, children, ...moda
         {error && !named && <Alert>{error.message}</Alert>}
         {children}
         <div className="flex justify-end gap-2">
-          <ModalClose>
-            <button type="button" className="btn btn-secondary">
-              Close
-            </button>
-          </ModalClose>
+          <ModalClose />
           <button type="submit" className="btn btn-primary" disabled={pending}>
             {submit}
           </button>
