@@ -29,6 +29,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { ApiError } from "./core/errors.ts";
 import type { Scope } from "./core/operation.ts";
 import { markEveryOrganizationDue } from "./db/due-times.ts";
+import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
 import { storeReadiness } from "./setup/module.ts";
@@ -256,8 +257,9 @@ async function seedCommand(ctx: AppContext, options: Options): Promise<Outcome> 
   const orgId = requireOrg(ctx, need(options, "org")).id;
   // Commits of 250 products hold the file's write lock for a fraction of a second, so a server
   // writing the same tenant waits (busy_timeout) well within its limit.
+  // Pictures are the demo's drawn ones, stored once in the shop's file: nothing from the internet.
   const { created, ms } = await ctx.tenants.with(orgId, (tenant) =>
-    seedProducts(tenant, count, { batch: SEED_BATCH }),
+    seedProducts(tenant, count, { batch: SEED_BATCH, imageUrls: demoImageUrls(tenant).flat() }),
   );
   const rate = Math.round((created * 1000) / Math.max(ms, 1));
   return [{ orgId, created, ms }, `Created ${created} products in ${orgId} in ${ms} ms (${rate} products/s)`];

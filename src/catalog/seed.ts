@@ -490,12 +490,6 @@ function priceIn(random: (min: number, max: number) => number, [min, max]: reado
 /** A was-price about 30 % above `price`, ending in 99. */
 const wasPrice = (price: number) => Math.round((price * 1.3) / 100) * 100 + 99;
 
-const images = (slug: string, alt: string, count: number): ProductImage[] =>
-  ["", " (detail)", " (in use)"].slice(0, count).map((view, i) => ({
-    url: `https://picsum.photos/seed/${slug}-${i + 1}/800/800`,
-    alt: `${alt}${view}`,
-  }));
-
 const PER_FAMILY = 20;
 
 /**
@@ -642,16 +636,20 @@ function demoVariants(
   };
 }
 
+/** The `n`th product's picture: one of the shop's own image addresses in turn, or none. */
+const imageOf = (urls: readonly string[], n: number, alt: string): ProductImage[] =>
+  urls.length ? [{ url: urls[n % urls.length]!, alt }] : [];
+
 /**
  * Benchmark data: `count` more products (a fifth of them with 2 colours × 3 sizes, the rest single
  * variants) over the demo category tree, which is created where missing. Names, slugs and SKUs
  * carry a running number, so the function can be called again on the same tenant. Commits every
- * `batch` products.
+ * `batch` products. Each product shows one of `imageUrls` (addresses of the shop's own media).
  */
 export function seedProducts(
   tenant: TenantDb,
   count: number,
-  options: { batch?: number } = {},
+  options: { batch?: number; imageUrls?: readonly string[] } = {},
 ): { created: number; ms: number } {
   const batch = Math.max(1, options.batch ?? 1000);
   const started = performance.now();
@@ -686,7 +684,7 @@ export function seedProducts(
           description: localized(store, [`${name[0]}. ${blurb[0]}`, `${name[1]}. ${blurb[1]}`]),
           categoryIds: [categoryIds.get(family.category)!],
           tags: [...family.tags, slugify(material[0], 50, "material")],
-          images: images(slug, name[0], 1),
+          images: imageOf(options.imageUrls ?? [], n, name[0]),
           taxRate: family.taxRate ?? null,
           options: sized
             ? [

@@ -3,7 +3,7 @@ import { getStore } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { uploadedFile } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { storeMedia } from "./media.ts";
+import { mediaUrl, storeMedia } from "./media.ts";
 import { encodePng } from "./png.ts";
 
 // The demo store's product images, drawn here and stored as its media: nothing is fetched from the
@@ -39,18 +39,30 @@ const tint = (colour: Rgb): Rgb =>
   [0, 1, 2].map((i) => Math.round(colour[i]! + (255 - colour[i]!) * 0.8)) as never;
 
 /**
- * Draws the pictures, stores them as media and gives every demo product one to three of them (a
- * colour per product, a pattern per view), with its name as the alt text. Runs after the catalog's
- * demo data.
+ * The demo pictures' addresses, by colour then pattern: each is drawn and stored as the shop's media
+ * unless the shop already holds the same bytes, so running this again adds nothing.
  */
-export function seedDemoMedia(tenant: TenantDb): void {
-  const urls = COLOURS.map((colour) =>
+export function demoImageUrls(tenant: TenantDb): string[][] {
+  const stored = tenant.sqlite.query("SELECT id FROM media WHERE sha256 = ? LIMIT 1");
+  return COLOURS.map((colour) =>
     PATTERNS.map((inColour) => {
       const pale = tint(colour);
-      const png = encodePng(SIZE, SIZE, (x, y) => (inColour(x, y) ? colour : pale));
-      return storeMedia(tenant, uploadedFile(png, "image/png"), Number.POSITIVE_INFINITY).url;
+      const png = uploadedFile(
+        encodePng(SIZE, SIZE, (x, y) => (inColour(x, y) ? colour : pale)),
+        "image/png",
+      );
+      const existing = stored.get(png.sha256) as { id: string } | null;
+      return existing ? mediaUrl(existing.id) : storeMedia(tenant, png, Number.POSITIVE_INFINITY).url;
     }),
   );
+}
+
+/**
+ * Gives every demo product one to three of the demo pictures (a colour per product, a pattern per
+ * view), with its name as the alt text. Runs after the catalog's demo data.
+ */
+export function seedDemoMedia(tenant: TenantDb): void {
+  const urls = demoImageUrls(tenant);
   const locale = getStore(tenant).defaultLocale;
   const products = tenant.sqlite.query("SELECT id, name FROM products ORDER BY seq").all() as {
     id: string;

@@ -247,6 +247,24 @@ describe("CLI seed", () => {
     expect(count).toBe(50);
   });
 
+  test("the products' pictures are the shop's own media, served by the service and stored once however often the seed runs", async () => {
+    const org = await t.org("CLI seed pictures");
+    for (const count of ["30", "5"])
+      expect((await cli("seed", "--products", count, "--org", org.id)).code).toBe(0);
+    const { products, media } = await t.app.ctx.tenants.with(org.id, (tenant) => ({
+      products: allProducts(tenant),
+      media: tenant.sqlite.query("SELECT count(*) AS n FROM media").get() as { n: number },
+    }));
+    const urls = new Set(products.flatMap((product) => product.images.map((image) => image.url)));
+    expect(products.every((product) => product.images.length === 1)).toBe(true);
+    expect([...urls].every((url) => /^\/media\/med_[A-Za-z0-9]+$/.test(url))).toBe(true);
+    expect(urls.size).toBe(24);
+    expect(media.n).toBe(24);
+    const file = await t.request([...urls][0]!, { headers: { "x-api-key": org.key } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/png");
+  });
+
   test("without --json prints a sentence", async () => {
     const org = await t.org("CLI seed text");
     const run = await cli("seed", "--products", "3", "--org", org.id);

@@ -152,8 +152,10 @@ export function Layout({ session }: { session: Session }) {
     mutationFn: () => unwrap(api.POST("/api/auth/sign-out")),
     onSuccess: () => {
       navigate("/", { replace: true });
-      queryClient.clear();
-      return queryClient.invalidateQueries();
+      // The session is known to be gone: show the sign-in form at once, and drop what the
+      // signed-out user's pages loaded so the next user never sees it.
+      queryClient.setQueryData(["session"], null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "session" });
     },
   });
   const active = (to: string) => (to === "/" ? path === "/" : path.startsWith(to));

@@ -161,6 +161,8 @@ function CurrencyField({
 /** The form's values as typed. */
 interface Draft {
   name: string;
+  contactEmail: string;
+  country: string;
   threshold: string;
   bankTransfer: boolean;
   currency: string;
@@ -173,6 +175,8 @@ interface Draft {
 
 const draftOf = (store: Schemas["StoreSettings"]): Draft => ({
   name: store.name,
+  contactEmail: store.contactEmail ?? "",
+  country: store.country,
   threshold: String(store.lowStockThreshold),
   bankTransfer: store.manualPaymentMethods.includes("bank_transfer"),
   currency: store.currency,
@@ -191,6 +195,8 @@ function saveStore(store: Schemas["StoreSettings"], draft: Draft) {
     api.PATCH("/v1/admin/store", {
       body: {
         name: draft.name,
+        contactEmail: draft.contactEmail.trim() || null,
+        country: draft.country,
         lowStockThreshold: Number(draft.threshold),
         manualPaymentMethods: draft.bankTransfer ? ["bank_transfer", ...others] : others,
         currency: draft.currency,
@@ -202,6 +208,56 @@ function saveStore(store: Schemas["StoreSettings"], draft: Draft) {
         allowedOrigins: draft.origins.map((origin) => origin.trim()),
       },
     }),
+  );
+}
+
+/** The store's name, contact email, country and low-stock threshold. */
+function ContactFields({
+  draft,
+  set,
+  failure,
+}: {
+  draft: Draft;
+  set: (change: Partial<Draft>) => void;
+  failure: ApiFailure | undefined;
+}) {
+  return (
+    <>
+      <Field
+        label="Name"
+        required
+        value={draft.name}
+        onChange={(e) => set({ name: e.target.value })}
+        error={failure?.fieldMessage("name")}
+      />
+      <Field
+        label="Contact email"
+        type="email"
+        value={draft.contactEmail}
+        onChange={(e) => set({ contactEmail: e.target.value })}
+        hint="Where shoppers can write to the store. Leave empty for none."
+        error={failure?.fieldMessage("contactEmail")}
+      />
+      <Field
+        label="Store country"
+        value={draft.country}
+        maxLength={2}
+        placeholder="PT"
+        onChange={(e) => set({ country: e.target.value.toUpperCase() })}
+        hint="Two-letter code (ISO 3166-1), e.g. PT. Shipping to this country is needed before the first order."
+        error={failure?.fieldMessage("country")}
+      />
+      <Field
+        label="Low-stock threshold"
+        type="number"
+        min={0}
+        required
+        value={draft.threshold}
+        onChange={(e) => set({ threshold: e.target.value })}
+        hint="A variant with this many units or fewer counts as low on stock."
+        error={failure?.fieldMessage("lowStockThreshold")}
+      />
+    </>
   );
 }
 
@@ -225,26 +281,10 @@ function StoreForm({ store }: { store: Schemas["StoreSettings"] }) {
     (l) => [l, l] as const,
   );
   return (
-    <form className="card max-w-xl space-y-4" onSubmit={onSubmit}>
+    <form className="card max-w-xl space-y-4" onSubmit={onSubmit} noValidate>
       {save.isSuccess && <Alert tone="success">Saved.</Alert>}
       {save.error && !failure?.details.length && <Alert>{save.error.message}</Alert>}
-      <Field
-        label="Name"
-        required
-        value={draft.name}
-        onChange={(e) => set({ name: e.target.value })}
-        error={failure?.fieldMessage("name")}
-      />
-      <Field
-        label="Low-stock threshold"
-        type="number"
-        min={0}
-        required
-        value={draft.threshold}
-        onChange={(e) => set({ threshold: e.target.value })}
-        hint="A variant with this many units or fewer counts as low on stock."
-        error={failure?.fieldMessage("lowStockThreshold")}
-      />
+      <ContactFields draft={draft} set={set} failure={failure} />
       <Checkbox
         label="Accept bank transfers (marked as paid by hand)"
         checked={draft.bankTransfer}
