@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { Glob } from "bun";
 import { describeLongFunction, longFunctionsIn, longFunctionsUnderSrc } from "../scripts/function-lengths.ts";
+import { describeForeignWrite, foreignTableWrites, foreignWritesIn } from "../scripts/table-writes.ts";
 import { modules } from "../src/modules.ts";
 
 // Imports run one way. The domains, in this order, import only from those before them:
@@ -180,6 +181,45 @@ describe("the import graph of src/", () => {
     for (const module of modules) {
       if (module.tables) expect(module.tables.file).toBe(`src/${module.name}/tables.ts`);
     }
+  });
+});
+
+describe("each table is written only by the module that owns it", () => {
+  test("no module inserts, updates or deletes a table another module declares (stock through catalog's inventory, coupon use and carts through cart, orders, refunds and customer records through orders)", async () => {
+    expect((await foreignTableWrites()).map(describeForeignWrite)).toEqual([]);
+  });
+
+  test("an order's status, payment status and fulfillment status are changed only by orders/lifecycle.ts (place-order inserts the first)", async () => {
+    const literal = new Set<string>();
+    const built = new Set<string>();
+    for await (const file of new Glob("src/**/*.ts").scan(".")) {
+      const source = readFileSync(file, "utf8");
+      for (const match of source.matchAll(/UPDATE\s+orders\s+SET\s+([^"`]*)/g)) {
+        if (/\b(status|payment_status|fulfillment_status)\s*=/.test(match[1]!)) literal.add(file);
+        if (match[1]!.startsWith("${")) built.add(file);
+      }
+    }
+    expect([...literal]).toEqual([]);
+    // moveOrder builds its assignments from the move, each state checked against ORDER_MOVES.
+    expect([...built]).toEqual(["src/orders/lifecycle.ts"]);
+  });
+
+  test("the check finds writes in SQL text and through Drizzle, and leaves the owner's own writes alone", () => {
+    const declared = [
+      { table: "variants", constant: "variants", owner: "catalog" },
+      { table: "orders", constant: "orders", owner: "orders" },
+    ];
+    const source = [
+      'db.query("UPDATE variants SET on_hand = 0");',
+      "// UPDATE variants SET on_hand = 1 (a comment is no write)",
+      "tenant.db.insert(variants).values({});",
+      'db.query("INSERT INTO orders (id) VALUES (1)");',
+      'db.query("INSERT INTO carts ... ON CONFLICT DO UPDATE SET x = 1");',
+    ].join("\n");
+    expect(foreignWritesIn("src/orders/x.ts", source, declared).map(describeForeignWrite)).toEqual([
+      "src/orders/x.ts:1  orders writes variants (owned by catalog)",
+      "src/orders/x.ts:3  orders writes variants (owned by catalog)",
+    ]);
   });
 });
 

@@ -1,5 +1,11 @@
 import { SESSION_COOKIE } from "../auth/caller.ts";
-import { createSession, findUser, SESSION_TTL_MS, verifyPassword } from "../auth/service.ts";
+import {
+  createSession,
+  findUser,
+  markSessionAuthenticated,
+  SESSION_TTL_MS,
+  verifyPassword,
+} from "../auth/service.ts";
 import type { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
@@ -394,10 +400,7 @@ class ApprovalPage {
       headers["set-cookie"] =
         `${SESSION_COOKIE}=${created.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
     }
-    const now = rt.now();
-    rt.sqlite
-      .query("UPDATE sessions SET authenticated_at = ?1, updated_at = ?1 WHERE id = ?2")
-      .run(now, sessionId);
+    markSessionAuthenticated(rt.ctx.platform, sessionId, rt.now());
     return this.redirect(this.hrefFor(code.trim() || undefined), headers);
   }
 

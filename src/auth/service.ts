@@ -459,6 +459,13 @@ export function findSession(platform: PlatformDb, sessionId: string): Session | 
     .get();
 }
 
+/** The session's user proved their password again just now (a fresh sign-in on an open session). */
+export function markSessionAuthenticated(platform: PlatformDb, sessionId: string, at: number): void {
+  platform.sqlite
+    .query("UPDATE sessions SET authenticated_at = ?1, updated_at = ?1 WHERE id = ?2")
+    .run(at, sessionId);
+}
+
 export function deleteSession(platform: PlatformDb, sessionId: string) {
   platform.db.delete(sessions).where(eq(sessions.id, sessionId)).run();
 }

@@ -230,3 +230,31 @@ export function deleteCoupon(tenant: TenantDb, id: string): void {
   findRecord(tenant, id);
   tenant.sqlite.query("DELETE FROM coupons WHERE id = ?").run(id);
 }
+
+/**
+ * Counts one use of the coupon against its limit, in the caller's transaction; false (nothing
+ * counted) when the limit is reached.
+ */
+export function countCouponUse(tenant: TenantDb, couponId: string): boolean {
+  return (
+    tenant.sqlite
+      .query(
+        "UPDATE coupons SET usage_count = usage_count + 1 WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit)",
+      )
+      .run(couponId).changes > 0
+  );
+}
+
+/** Counts a use again by code, whatever the limit (a cancelled order paid after all keeps its coupon). */
+export function recountCouponUse(tenant: TenantDb, code: string): void {
+  tenant.sqlite
+    .query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?")
+    .run(code.toUpperCase());
+}
+
+/** Gives one use back by code, never below zero (a cancelled order). */
+export function releaseCouponUse(tenant: TenantDb, code: string): void {
+  tenant.sqlite
+    .query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0")
+    .run(code.toUpperCase());
+}

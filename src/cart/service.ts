@@ -685,3 +685,16 @@ export function paymentMethodsFor(store: Store, total: number) {
     };
   });
 }
+
+/** The cart became an order: completed, owned by the session's customer when there is one (in the order's transaction). */
+export function completeCart(
+  tenant: TenantDb,
+  cartId: string,
+  order: { orderId: string; email: string; customerId: string | null; at: number },
+): void {
+  tenant.sqlite
+    .query(
+      "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",
+    )
+    .run(order.orderId, order.email, order.customerId, order.at, cartId);
+}

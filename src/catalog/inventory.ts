@@ -75,3 +75,42 @@ export function updateInventory(tenant: TenantDb, variantId: string, change: Inv
   })();
   return getInventory(tenant, variantId);
 }
+
+// ---------------------------------------------------------------- for orders
+
+/**
+ * Takes `units` of a variant for an order line, in the caller's transaction: an untracked variant
+ * gives 0; on backorder what is on hand goes first and the rest is owed; otherwise all of `units`
+ * or nothing (a conditional decrement, so two orders never take the last unit twice). Returns the
+ * units taken, or null when a variant without backorder has fewer than `units` on hand.
+ */
+export function takeStock(
+  tenant: TenantDb,
+  variant: { id: string; tracked: boolean; allowBackorder: boolean; onHand: number },
+  units: number,
+): number | null {
+  if (!variant.tracked) return 0;
+  if (variant.allowBackorder) {
+    const take = Math.min(Math.max(variant.onHand, 0), units);
+    tenant.sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(take, variant.id);
+    return take;
+  }
+  const result = tenant.sqlite
+    .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
+    .run(units, variant.id);
+  return result.changes === 0 ? null : units;
+}
+
+/** What a variant has on hand now (0 when it was deleted). */
+export function unitsOnHand(tenant: TenantDb, variantId: string): number {
+  const row = tenant.sqlite.query("SELECT on_hand FROM variants WHERE id = ?").get(variantId) as {
+    on_hand: number;
+  } | null;
+  return row?.on_hand ?? 0;
+}
+
+/** Gives units back to stock (a cancelled or refunded order); a deleted variant receives nothing. */
+export function returnStock(tenant: TenantDb, returned: { variantId: string; units: number }[]): void {
+  const give = tenant.sqlite.query("UPDATE variants SET on_hand = on_hand + ? WHERE id = ?");
+  for (const { variantId, units } of returned) if (units > 0) give.run(units, variantId);
+}

@@ -2,7 +2,7 @@ import { decoyPasswordCheck, newToken, passwordMatches, sha256Hex } from "../aut
 import { normalizeEmail } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { newId } from "../lib/ids.ts";
+import { deleteCustomerSessions, insertCustomerSession, saveCustomerAccount } from "../orders/customers.ts";
 
 // Storefront accounts: a password on a tenant's customer row, sessions in the tenant file
 // (`customer_sessions`, token stored as SHA-256), so an account never crosses tenants.
@@ -51,11 +51,11 @@ export function findAccount(tenant: TenantDb, customerId: string): AccountView |
 /** Opens a session for the customer (synchronous, inside the caller's transaction). */
 function insertSession(tenant: TenantDb, customerId: string, now: number): string {
   const token = newToken();
-  tenant.sqlite
-    .query(
-      "INSERT INTO customer_sessions (id, token_hash, customer_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-    )
-    .run(newId("cses"), sha256Hex(token), customerId, now + CUSTOMER_SESSION_TTL_MS, now);
+  insertCustomerSession(
+    tenant,
+    { tokenHash: sha256Hex(token), customerId, expiresAt: now + CUSTOMER_SESSION_TTL_MS },
+    now,
+  );
   return token;
 }
 
@@ -85,24 +85,12 @@ export function createAccount(
     .query("SELECT id, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
     .get(email) as { id: string; has_account: number } | null;
   if (existing?.has_account) throw new ApiError("CONFLICT", "An account with this email already exists");
-  let id: string;
-  if (existing) {
-    id = existing.id;
-    sqlite
-      .query(
-        `UPDATE customers SET password_hash = ?, first_name = ?, last_name = ?, phone = NULL, updated_at = ?
-        WHERE id = ?`,
-      )
-      .run(passwordHash, firstName, lastName, now, id);
-  } else {
-    id = newId("cus");
-    sqlite
-      .query(
-        `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
-       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
-      )
-      .run(id, email, firstName, lastName, passwordHash, now, now);
-  }
+  const id = saveCustomerAccount(
+    tenant,
+    { existingId: existing?.id ?? null, email, firstName, lastName },
+    passwordHash,
+    now,
+  );
   const token = insertSession(tenant, id, now);
   return { customer: accountView({ id, email, first_name: firstName, last_name: lastName }), token };
 }
@@ -126,13 +114,11 @@ export async function verifyAccountPassword(
 export function startCustomerSession(tenant: TenantDb, customerId: string): string {
   const now = Date.now();
   // Housekeeping: the customer's expired sessions go as a new one starts.
-  tenant.sqlite
-    .query("DELETE FROM customer_sessions WHERE customer_id = ? AND expires_at <= ?")
-    .run(customerId, now);
+  deleteCustomerSessions(tenant, { customerId, expiredBy: now });
   return insertSession(tenant, customerId, now);
 }
 
 /** Ends one customer session. */
 export function endCustomerSession(tenant: TenantDb, sessionId: string): void {
-  tenant.sqlite.query("DELETE FROM customer_sessions WHERE id = ?").run(sessionId);
+  deleteCustomerSessions(tenant, { sessionId });
 }

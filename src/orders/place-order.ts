@@ -1,10 +1,9 @@
 import { sha256Hex } from "../auth/crypto.ts";
-import { normalizeEmail } from "../auth/service.ts";
-import { loadPricedCart } from "../cart/service.ts";
-import type { variants } from "../catalog/tables.ts";
+import { countCouponUse } from "../cart/coupons.ts";
+import { completeCart, loadPricedCart } from "../cart/service.ts";
+import { takeStock, unitsOnHand } from "../catalog/inventory.ts";
 import { ApiError } from "../core/errors.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
-import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import {
@@ -13,56 +12,10 @@ import {
   type PaymentMethodOffer,
   type PaymentWrite,
 } from "./checkout-payments.ts";
+import { findOrCreateCustomer } from "./customers.ts";
+import { addOrderEvent } from "./lifecycle.ts";
 import { assertShopReturnUrl } from "./return-url.ts";
-import { addOrderEvent } from "./service.ts";
-import type { customers } from "./tables.ts";
 import { orderView } from "./view.ts";
-
-export interface CustomerNames {
-  firstName?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-}
-
-/**
- * The customer of an email (case-insensitive), created when there is none. Synchronous, for
- * place-order's transaction. A guest customer's names and phone follow the latest checkout that
- * gives them; an account's profile is never changed by a checkout (an email alone proves nothing).
- */
-export function findOrCreateCustomer(
-  tenant: TenantDb,
-  email: string,
-  names: CustomerNames = {},
-): { id: string; email: string } {
-  const normalized = normalizeEmail(email);
-  const sqlite = tenant.sqlite;
-  const existing = sqlite
-    .query("SELECT id, email, password_hash IS NOT NULL AS has_account FROM customers WHERE email = ?")
-    .get(normalized) as (Pick<Row<typeof customers>, "id" | "email"> & { has_account: number }) | null;
-  const firstName = names.firstName ?? null;
-  const lastName = names.lastName ?? null;
-  const phone = names.phone ?? null;
-  const now = Date.now();
-  if (existing) {
-    if (!existing.has_account && (firstName !== null || lastName !== null || phone !== null)) {
-      sqlite
-        .query(
-          `UPDATE customers SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
-                phone = coalesce(?, phone), updated_at = ? WHERE id = ?`,
-        )
-        .run(firstName, lastName, phone, now, existing.id);
-    }
-    return { id: existing.id, email: existing.email };
-  }
-  const id = newId("cus");
-  sqlite
-    .query(
-      `INSERT INTO customers (id, email, first_name, last_name, phone, password_hash, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
-    )
-    .run(id, normalized, firstName, lastName, phone, now, now);
-  return { id, email: normalized };
-}
 
 const refuse = (message: string, path = "/body") =>
   new ApiError("UNPROCESSABLE", message, [{ path, message }]);
@@ -105,8 +58,8 @@ export function placeOrder(
   if (state.cart.status !== "active")
     throw new ApiError("CONFLICT", "The cart is completed: its order was placed");
   const checkout = checkPlaceable(write, state, input, customer, payments);
-  const taken = takeStock(tenant, state.lines);
-  if (state.coupon) countCouponUse(tenant, state.coupon.id);
+  const taken = takeLineStock(tenant, state.lines);
+  if (state.coupon) countCoupon(tenant, state.coupon.id);
   const customerId = customer?.id ?? guestCustomerId(tenant, state, checkout.email);
   const now = Date.now();
   const order = insertOrder(tenant, state, checkout, { customerId, note: input.note ?? null, now });
@@ -126,12 +79,13 @@ export function placeOrder(
       method,
     });
   }
-  tenant.sqlite
-    .query(
-      "UPDATE carts SET status = 'completed', order_id = ?, email = ?, customer_id = coalesce(?, customer_id), updated_at = ? WHERE id = ?",
-    )
-    // The session's customer owns the cart: that is what makes the order one of the account's orders.
-    .run(order.id, checkout.email, customer?.id ?? null, now, state.cart.id);
+  // The session's customer owns the cart: that is what makes the order one of the account's orders.
+  completeCart(tenant, state.cart.id, {
+    orderId: order.id,
+    email: checkout.email,
+    customerId: customer?.id ?? null,
+    at: now,
+  });
   return { ...orderView(tenant, order.id), accessToken: order.accessToken };
 }
 
@@ -193,50 +147,30 @@ function chosenPaymentMethod(
 }
 
 /**
- * A conditional decrement per line; a line that cannot be served refuses the whole order.
- * Returns the units each line took (fewer than its quantity on backorder), by line id.
+ * Takes each line's units through the catalog's inventory; a line that cannot be served refuses the
+ * whole order. Returns the units each line took (fewer than its quantity on backorder), by line id.
  */
-function takeStock(tenant: TenantDb, lines: CartToPlace["lines"]): Map<string, number> {
+function takeLineStock(tenant: TenantDb, lines: CartToPlace["lines"]): Map<string, number> {
   const taken = new Map<string, number>();
   for (const line of lines) {
     const variant = line.variant!;
-    if (!variant.tracked) {
-      taken.set(line.id, 0);
-      continue;
-    }
-    if (variant.allowBackorder) {
-      // What is on hand goes first; the rest is owed. The read above is inside this transaction.
-      const take = Math.min(variant.onHand, line.quantity);
-      tenant.sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?").run(take, line.variantId);
-      taken.set(line.id, take);
-      continue;
-    }
-    const result = tenant.sqlite
-      .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
-      .run(line.quantity, line.variantId);
-    if (result.changes === 0) {
-      const now = tenant.sqlite
-        .query("SELECT on_hand FROM variants WHERE id = ?")
-        .get(line.variantId) as Pick<Row<typeof variants>, "on_hand"> | null;
+    const units = takeStock(tenant, { ...variant, id: line.variantId }, line.quantity);
+    if (units === null) {
+      const available = unitsOnHand(tenant, line.variantId);
       throw new ApiError(
         "INSUFFICIENT_STOCK",
-        `Not enough stock of ${variant.sku ?? line.variantId}: ${now?.on_hand ?? 0} available`,
-        [{ path: `/items/${line.id}`, message: `available: ${now?.on_hand ?? 0}` }],
+        `Not enough stock of ${variant.sku ?? line.variantId}: ${available} available`,
+        [{ path: `/items/${line.id}`, message: `available: ${available}` }],
       );
     }
-    taken.set(line.id, line.quantity);
+    taken.set(line.id, units);
   }
   return taken;
 }
 
 /** The coupon's use, counted against its limit in the same transaction. */
-function countCouponUse(tenant: TenantDb, couponId: string): void {
-  const counted = tenant.sqlite
-    .query(
-      "UPDATE coupons SET usage_count = usage_count + 1 WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit)",
-    )
-    .run(couponId);
-  if (counted.changes === 0) {
+function countCoupon(tenant: TenantDb, couponId: string): void {
+  if (!countCouponUse(tenant, couponId)) {
     throw new ApiError("COUPON_INVALID", "The coupon cannot be used: usage limit reached", [
       { path: "/coupon", message: "usage limit reached" },
     ]);

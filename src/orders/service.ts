@@ -1,3 +1,5 @@
+import { recountCouponUse, releaseCouponUse } from "../cart/coupons.ts";
+import { returnStock, takeStock } from "../catalog/inventory.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
@@ -5,26 +7,14 @@ import { decimalAmount } from "../lib/currency.ts";
 import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import type { ProviderRefundRequest, ProviderRefundResult } from "./checkout-payments.ts";
-import type { OrderPayment, OrderPaymentMethod, orders } from "./tables.ts";
+import { moveOrder, orderConflict, recordRefund } from "./lifecycle.ts";
+import type { OrderPaymentMethod, orders } from "./tables.ts";
 import { findOrderRow, type OrderRow } from "./view.ts";
 
-// The order state machine. Every move reads the order, checks that the move is allowed from its
-// current state (else a 409 naming that state), then applies it with a compare-and-set UPDATE on
-// the state it checked, and appends an event. The moves run inside the caller's transaction (the
-// operations are transactional and durable) and never await.
-
-/** Appends an event to the order's history; place-order and every state move call this in their transaction. */
-export function addOrderEvent(
-  tenant: TenantDb,
-  orderId: string,
-  type: string,
-  message: string,
-  at = Date.now(),
-) {
-  tenant.sqlite
-    .query("INSERT INTO order_events (id, order_id, type, message, created_at) VALUES (?, ?, ?, ?, ?)")
-    .run(newId("evt"), orderId, type, message, at);
-}
+// The merchant's order actions (fulfil, refund, cancel, mark paid) and the releases of stock and
+// coupon use. Each action checks that it makes sense from the order's state (else a 409 naming that
+// state) and moves the order through `moveOrder` (lifecycle.ts), inside the caller's transaction
+// (the operations are transactional and durable); none awaits.
 
 /** Payment states in which the order's money was received (and not all of it given back). */
 const PAID = new Set(["paid", "partially_refunded"]);
@@ -37,71 +27,9 @@ const parsePaymentMethod = (row: OrderRow): OrderPaymentMethod | null =>
 /** Whether the order is paid through a manual method (bank transfer, cash on delivery). */
 const isManualPayment = (row: OrderRow): boolean => parsePaymentMethod(row)?.provider === "manual";
 
-/** `open / paid / unfulfilled`: the three states of an order, as conflict messages name them. */
-const orderState = (row: OrderRow): string =>
-  `${row.status} / ${row.payment_status} / ${row.fulfillment_status}`;
-
-function conflict(action: string, row: OrderRow, why: string): ApiError {
-  return new ApiError("CONFLICT", `Cannot ${action}: the order is ${orderState(row)} (${why})`);
-}
-
 /** "12.50 EUR": minor units shown with the currency's own number of decimals. */
 export function formatAmount(amount: number, currency: string): string {
   return `${decimalAmount(amount, currency)} ${currency}`;
-}
-
-/**
- * Compare-and-set on the state that was checked: the row moves only if status, payment status,
- * fulfillment status and refunded amount are still what the caller read, so a move can never
- * apply on top of another it did not see. Sets `updated_at` too, and withdraws a payment retry the
- * move made impossible.
- */
-function moveFrom(
-  tenant: TenantDb,
-  row: OrderRow,
-  action: string,
-  assignments: string,
-  args: (string | number | null)[],
-  at: number,
-): void {
-  const result = tenant.sqlite
-    .query(
-      `UPDATE orders SET ${assignments}, updated_at = ?
-        WHERE id = ? AND status = ? AND payment_status = ? AND fulfillment_status = ? AND refunded = ?`,
-    )
-    .run(...args, at, row.id, row.status, row.payment_status, row.fulfillment_status, row.refunded);
-  if (result.changes === 0) {
-    throw conflict(action, findOrderRow(tenant, row.id), "it changed while this request was handled");
-  }
-  withdrawPaymentRetry(tenant, row.id);
-}
-
-/** Payment states from which a provider payment can be asked again: nothing received or on its way. */
-const RETRYABLE_PAYMENT = new Set(["pending", "failed", "expired"]);
-
-/**
- * Whether the order's provider payment can be tried again (`retryOrderPayment`): the order is open
- * and nothing was received or is on its way. Outside this state a retry answers 409, so no stored
- * payment offers `retry` then.
- */
-export function canRetryPayment(row: Pick<OrderRow, "status" | "payment_status">): boolean {
-  return row.status === "open" && RETRYABLE_PAYMENT.has(row.payment_status);
-}
-
-/**
- * Takes `retry` (and the `error` it came with) off the order's stored payments once the order can
- * no longer be paid, in the transaction of the move that took it there. The payments module applies
- * the same rule whenever it writes them.
- */
-function withdrawPaymentRetry(tenant: TenantDb, orderId: string): void {
-  const row = tenant.sqlite
-    .query("SELECT status, payment_status, payments FROM orders WHERE id = ?")
-    .get(orderId) as Pick<OrderRow, "status" | "payment_status" | "payments">;
-  if (canRetryPayment(row)) return;
-  const payments = JSON.parse(row.payments) as OrderPayment[];
-  if (!payments.some((payment) => payment.retry)) return;
-  const shown = payments.map(({ error: _error, retry: _retry, ...payment }) => payment);
-  tenant.sqlite.query("UPDATE orders SET payments = ? WHERE id = ?").run(JSON.stringify(shown), orderId);
 }
 
 // ---------------------------------------------------------------- releases (also used by payments)
@@ -117,15 +45,13 @@ export function releaseStock(tenant: TenantDb, orderId: string): boolean {
     .query("UPDATE orders SET stock_held = 0 WHERE id = ? AND stock_held = 1")
     .run(orderId);
   if (claimed.changes === 0) return false;
-  // One statement per order, whatever the number of lines; two lines of the same variant add up.
-  // A variant deleted since the order was placed simply has nothing to receive.
-  sqlite
+  // Two lines of the same variant add up.
+  const returned = sqlite
     .query(
-      `UPDATE variants
-        SET on_hand = on_hand + (SELECT sum(i.stock_taken) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id)
-      WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken > 0)`,
+      "SELECT variant_id AS variantId, sum(stock_taken) AS units FROM order_items WHERE order_id = ? GROUP BY variant_id",
     )
-    .run(orderId);
+    .all(orderId) as { variantId: string; units: number }[];
+  returnStock(tenant, returned);
   return true;
 }
 
@@ -166,17 +92,18 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
     if (need !== undefined && (line.on_hand ?? 0) < need) return false;
   }
   const setTaken = sqlite.query("UPDATE order_items SET stock_taken = ? WHERE id = ?");
-  const takeStock = sqlite.query("UPDATE variants SET on_hand = on_hand - ? WHERE id = ?");
   // What each variant has left as earlier lines of the same variant take from it.
   const left = new Map(lines.map((line) => [line.variant_id, line.on_hand ?? 0]));
   for (const line of lines) {
-    if (!line.tracked) {
-      setTaken.run(0, line.id);
-      continue;
-    }
     const onHand = left.get(line.variant_id)!;
-    const take = line.allow_backorder ? Math.min(Math.max(onHand, 0), line.quantity) : line.quantity;
-    takeStock.run(take, line.variant_id);
+    const variant = {
+      id: line.variant_id,
+      tracked: line.tracked === 1,
+      allowBackorder: line.allow_backorder === 1,
+      onHand,
+    };
+    // Checked above: a line without backorder finds its units.
+    const take = takeStock(tenant, variant, line.quantity)!;
     left.set(line.variant_id, onHand - take);
     setTaken.run(take, line.id);
   }
@@ -187,8 +114,7 @@ export function retakeStock(tenant: TenantDb, orderId: string): boolean {
     )
     .get(orderId) as { coupon: string } | null;
   const code = coupon && parseJsonOrNull<{ code: string }>(coupon.coupon)?.code;
-  if (code)
-    sqlite.query("UPDATE coupons SET usage_count = usage_count + 1 WHERE code = ?").run(code.toUpperCase());
+  if (code) recountCouponUse(tenant, code);
   return true;
 }
 
@@ -204,11 +130,7 @@ export function releaseCoupon(tenant: TenantDb, orderId: string): boolean {
     .get(orderId) as Pick<Row<typeof orders>, "coupon"> | null;
   if (!claimed) return false;
   const code = parseJsonOrNull<{ code: string }>(claimed.coupon)?.code ?? null;
-  if (code) {
-    sqlite
-      .query("UPDATE coupons SET usage_count = usage_count - 1 WHERE code = ? AND usage_count > 0")
-      .run(code.toUpperCase());
-  }
+  if (code) releaseCouponUse(tenant, code);
   return true;
 }
 
@@ -230,14 +152,28 @@ export function fulfillOrder(tenant: TenantDb, orderId: string, input: FulfillIn
   const row = findOrderRow(tenant, orderId);
   const paid = PAID.has(row.payment_status);
   const manualPending = isManualPayment(row) && row.payment_status === "pending";
-  if (row.fulfillment_status !== "unfulfilled") throw conflict("fulfill", row, "it is already fulfilled");
-  if (row.status !== "open") throw conflict("fulfill", row, `a ${row.status} order cannot be fulfilled`);
+  if (row.fulfillment_status !== "unfulfilled")
+    throw orderConflict("fulfill", row, "it is already fulfilled");
+  if (row.status !== "open") throw orderConflict("fulfill", row, `a ${row.status} order cannot be fulfilled`);
   if (!paid && !manualPending) {
-    throw conflict("fulfill", row, "it is not paid, and its payment method is not a manual one");
+    throw orderConflict("fulfill", row, "it is not paid, and its payment method is not a manual one");
   }
 
-  const status = paid ? "completed" : "open";
-  moveFrom(tenant, row, "fulfill", "status = ?, fulfillment_status = 'fulfilled'", [status], at);
+  let message = "Fulfilled";
+  if (input.carrier) message += ` by ${input.carrier}`;
+  if (input.trackingNumber) message += `, tracking number ${input.trackingNumber}`;
+  message += paid ? "; order completed" : "; awaiting payment";
+  moveOrder(
+    tenant,
+    row,
+    {
+      action: "fulfill",
+      status: paid ? "completed" : "open",
+      fulfillmentStatus: "fulfilled",
+      timeline: { type: "fulfilled", message },
+    },
+    at,
+  );
   tenant.sqlite
     .query(
       `INSERT INTO fulfillments (id, order_id, carrier, tracking_number, tracking_url, created_at)
@@ -251,11 +187,6 @@ export function fulfillOrder(tenant: TenantDb, orderId: string, input: FulfillIn
       input.trackingUrl ?? null,
       at,
     );
-  let message = "Fulfilled";
-  if (input.carrier) message += ` by ${input.carrier}`;
-  if (input.trackingNumber) message += `, tracking number ${input.trackingNumber}`;
-  message += paid ? "; order completed" : "; awaiting payment";
-  addOrderEvent(tenant, orderId, "fulfilled", message, at);
 }
 
 // ---------------------------------------------------------------- refund
@@ -312,7 +243,7 @@ export function refundOrder(
   if (!PAID.has(row.payment_status)) {
     const why =
       row.payment_status === "refunded" ? "everything was already refunded" : "there is no payment to refund";
-    throw conflict("refund", row, why);
+    throw orderConflict("refund", row, why);
   }
   const left = row.total - row.refunded;
   const amount = input.amount ?? left;
@@ -339,21 +270,27 @@ export function refundOrder(
   }
 
   const refunded = row.refunded + amount;
-  const paymentStatus = refunded === row.total ? "refunded" : "partially_refunded";
-  moveFrom(tenant, row, "refund", "refunded = ?, payment_status = ?", [refunded, paymentStatus], at);
-  tenant.sqlite
-    .query(
-      `INSERT INTO refunds (id, order_id, amount, reason, status, restock, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(refundId, orderId, amount, input.reason ?? null, status, input.restock ? 1 : 0, at);
+  recordRefund(
+    tenant,
+    { id: refundId, orderId, amount, reason: input.reason ?? null, status, restock: input.restock === true },
+    at,
+  );
   const restocked = input.restock === true && releaseStock(tenant, orderId);
-
   let message = `${status === "pending" ? "Refund requested" : "Refunded"} ${formatAmount(amount, row.currency)}`;
   if (input.reason) message += `: ${input.reason}`;
   if (restocked) message += "; stock returned";
   else if (input.restock) message += "; stock had already been returned";
-  addOrderEvent(tenant, orderId, "refunded", message, at);
+  moveOrder(
+    tenant,
+    row,
+    {
+      action: "refund",
+      refunded,
+      paymentStatus: refunded === row.total ? "refunded" : "partially_refunded",
+      timeline: { type: "refunded", message },
+    },
+    at,
+  );
   return { refundId, amount, status, restocked };
 }
 
@@ -366,24 +303,27 @@ export function refundOrder(
  */
 export function cancelOrder(tenant: TenantDb, orderId: string, at = Date.now()): void {
   const row = findOrderRow(tenant, orderId);
-  if (row.status !== "open") throw conflict("cancel", row, `a ${row.status} order cannot be cancelled`);
-  if (row.fulfillment_status !== "unfulfilled") throw conflict("cancel", row, "it is already fulfilled");
+  if (row.status !== "open") throw orderConflict("cancel", row, `a ${row.status} order cannot be cancelled`);
+  if (row.fulfillment_status !== "unfulfilled") throw orderConflict("cancel", row, "it is already fulfilled");
   if (MONEY_KEPT.has(row.payment_status)) {
-    throw conflict("cancel", row, "its payment was received; refund it instead");
+    throw orderConflict("cancel", row, "its payment was received; refund it instead");
   }
 
-  moveFrom(
-    tenant,
-    row,
-    "cancel",
-    "status = 'cancelled', cancelled_at = ?, cancel_reason = 'merchant'",
-    [at],
-    at,
-  );
   const stock = releaseStock(tenant, orderId);
   const coupon = releaseCoupon(tenant, orderId);
   const released = [stock && "stock", coupon && "coupon use"].filter(Boolean).join(" and ");
-  addOrderEvent(tenant, orderId, "cancelled", released ? `Cancelled; ${released} released` : "Cancelled", at);
+  moveOrder(
+    tenant,
+    row,
+    {
+      action: "cancel",
+      status: "cancelled",
+      cancelledAt: at,
+      cancelReason: "merchant",
+      timeline: { type: "cancelled", message: released ? `Cancelled; ${released} released` : "Cancelled" },
+    },
+    at,
+  );
 }
 
 // ---------------------------------------------------------------- mark paid
@@ -396,20 +336,24 @@ export function markOrderPaid(tenant: TenantDb, orderId: string, at = Date.now()
   const row = findOrderRow(tenant, orderId);
   const method = parsePaymentMethod(row);
   if (method?.provider !== "manual") {
-    throw conflict("mark paid", row, "only orders paid by a manual payment method can be marked paid");
+    throw orderConflict("mark paid", row, "only orders paid by a manual payment method can be marked paid");
   }
-  if (row.payment_status !== "pending") throw conflict("mark paid", row, "its payment is not pending");
-  if (row.status !== "open") throw conflict("mark paid", row, `a ${row.status} order cannot be marked paid`);
+  if (row.payment_status !== "pending") throw orderConflict("mark paid", row, "its payment is not pending");
+  if (row.status !== "open")
+    throw orderConflict("mark paid", row, `a ${row.status} order cannot be marked paid`);
 
   const completes = row.fulfillment_status === "fulfilled";
-  moveFrom(
+  const message = `Marked paid (${method.type.replaceAll("_", " ")})${completes ? "; order completed" : ""}`;
+  moveOrder(
     tenant,
     row,
-    "mark paid",
-    "payment_status = 'paid', paid_at = ?, status = ?",
-    [at, completes ? "completed" : "open"],
+    {
+      action: "mark paid",
+      paymentStatus: "paid",
+      paidAt: at,
+      status: completes ? "completed" : "open",
+      timeline: { type: "paid", message },
+    },
     at,
   );
-  const message = `Marked paid (${method.type.replaceAll("_", " ")})${completes ? "; order completed" : ""}`;
-  addOrderEvent(tenant, orderId, "paid", message, at);
 }

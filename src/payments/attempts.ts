@@ -4,7 +4,7 @@ import { immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
-import { canRetryPayment } from "../orders/service.ts";
+import { canRetryPayment, setOrderPayments } from "../orders/lifecycle.ts";
 import type { OrderPayment, PaymentAction } from "../orders/tables.ts";
 import { findOrderRow } from "../orders/view.ts";
 import type { AttemptInstructions, AttemptStatus, CredentialSource, Provider } from "./tables.ts";
@@ -128,7 +128,7 @@ export function syncOrderPayments(tenant: TenantDb, orderId: string): void {
   // A retry is offered only while it can succeed: a cancelled or paid order answers it 409.
   const retryable = canRetryPayment(findOrderRow(tenant, orderId));
   const views = orderAttempts(tenant, orderId).map((row) => attemptView(row, retryable));
-  tenant.sqlite.query("UPDATE orders SET payments = ? WHERE id = ?").run(JSON.stringify(views), orderId);
+  setOrderPayments(tenant, orderId, views);
 }
 
 // ---------------------------------------------------------------- routes of `_` notifications

@@ -17,7 +17,8 @@ import type {
   ProviderRefundRequest,
   ProviderRefundResult,
 } from "../orders/checkout-payments.ts";
-import { addOrderEvent, formatAmount } from "../orders/service.ts";
+import { addOrderEvent, setRefundStatus } from "../orders/lifecycle.ts";
+import { formatAmount } from "../orders/service.ts";
 import { findOrderRow, type OrderRow } from "../orders/view.ts";
 import {
   type AttemptRow,
@@ -541,7 +542,7 @@ function settleRefund(
         "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = CASE WHEN status = 'pending' THEN ? ELSE status END, updated_at = ? WHERE id = ? RETURNING status",
       )
       .get(providerRefundId, status, now, refund.id) as { status: string };
-    tenant.sqlite.query("UPDATE refunds SET status = ? WHERE id = ?").run(current.status, refund.id);
+    setRefundStatus(tenant, refund.id, current.status);
     recompute(tenant, refund.order_id, now);
     if (note) addOrderEvent(tenant, refund.order_id, "refund", note, now);
   });

@@ -3,7 +3,15 @@ import { tenantWritten } from "../core/response-cache.ts";
 import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
-import { addOrderEvent, formatAmount, releaseCoupon, releaseStock, retakeStock } from "../orders/service.ts";
+import {
+  addOrderEvent,
+  flagOrderPayment,
+  moveOrder,
+  recordRefund,
+  setRefundStatus,
+} from "../orders/lifecycle.ts";
+import { formatAmount, releaseCoupon, releaseStock, retakeStock } from "../orders/service.ts";
+import type { PaymentStatus } from "../orders/tables.ts";
 import { findOrderRow } from "../orders/view.ts";
 import { type AttemptRow, addRoutes, instructionsOf, orderAttempts, syncOrderPayments } from "./attempts.ts";
 import { nowOf } from "./state.ts";
@@ -166,7 +174,7 @@ function applySucceeded(
       [o.amount, o.currency.toUpperCase()],
       now,
     );
-    addFlags(tenant, attempt.order_id, ["amount_mismatch"]);
+    flagOrderPayment(tenant, attempt.order_id, ["amount_mismatch"]);
     return {
       outcome: "flagged",
       reason: "amount_mismatch",
@@ -179,7 +187,7 @@ function applySucceeded(
   setAttempt(tenant, attempt.id, "status = 'succeeded'", [], now);
   const paid = `paid ${formatAmount(o.amount, attempt.currency)}`;
   if (others) {
-    addFlags(tenant, attempt.order_id, ["duplicate_payment"]);
+    flagOrderPayment(tenant, attempt.order_id, ["duplicate_payment"]);
     return {
       outcome: "flagged",
       reason: "duplicate_payment",
@@ -194,19 +202,20 @@ function applySucceeded(
 /** A cancelled order paid after all: re-opened when its stock can be taken again, else to be refunded. */
 function paidAfterCancel(tenant: TenantDb, orderId: string, paid: string, now: number): Applied {
   if (retakeStock(tenant, orderId)) {
-    tenant.sqlite
-      .query(
-        "UPDATE orders SET status = 'open', cancelled_at = NULL, cancel_reason = NULL, updated_at = ? WHERE id = ?",
-      )
-      .run(now, orderId);
-    addFlags(tenant, orderId, ["paid_after_cancel", "reopened_after_payment"]);
+    moveOrder(
+      tenant,
+      findOrderRow(tenant, orderId),
+      { action: "re-open", status: "open", cancelledAt: null, cancelReason: null },
+      now,
+    );
+    flagOrderPayment(tenant, orderId, ["paid_after_cancel", "reopened_after_payment"]);
     return {
       outcome: "flagged",
       reason: "paid_after_cancel",
       note: `${paid} after the order was cancelled; re-opened, stock taken again`,
     };
   }
-  addFlags(tenant, orderId, ["paid_after_cancel", "refund_required"]);
+  flagOrderPayment(tenant, orderId, ["paid_after_cancel", "refund_required"]);
   return {
     outcome: "flagged",
     reason: "paid_after_cancel",
@@ -269,23 +278,12 @@ function applyOutcome(
       return { outcome: "applied", note: "refunds updated" };
     }
     case "CHARGEBACK": {
-      addFlags(tenant, attempt.order_id, ["chargeback"]);
+      flagOrderPayment(tenant, attempt.order_id, ["chargeback"]);
       return { outcome: "flagged", reason: "chargeback", note: "chargeback opened" };
     }
     case "IGNORED":
       return { outcome: "ignored", reason: o.reason, note: "" };
   }
-}
-
-function addFlags(tenant: TenantDb, orderId: string, flags: string[]): void {
-  const row = tenant.sqlite.query("SELECT payment_flags FROM orders WHERE id = ?").get(orderId) as {
-    payment_flags: string;
-  };
-  const current = new Set(JSON.parse(row.payment_flags) as string[]);
-  for (const flag of flags) current.add(flag);
-  tenant.sqlite
-    .query("UPDATE orders SET payment_flags = ? WHERE id = ?")
-    .run(JSON.stringify([...current]), orderId);
 }
 
 /** A live attempt can still be paid: created, processing or authorized, and not expired. */
@@ -307,11 +305,12 @@ function closeIfNothingLeft(
   const others = orderAttempts(tenant, order.id).filter((a) => a.id !== attempt.id);
   if (others.some((a) => a.status === "succeeded" || a.status === "processing" || isLive(a, now)))
     return false;
-  tenant.sqlite
-    .query(
-      "UPDATE orders SET status = 'cancelled', cancelled_at = ?, cancel_reason = ?, updated_at = ? WHERE id = ?",
-    )
-    .run(now, reason, now, order.id);
+  moveOrder(
+    tenant,
+    order,
+    { action: "cancel", status: "cancelled", cancelledAt: now, cancelReason: reason },
+    now,
+  );
   releaseStock(tenant, order.id);
   releaseCoupon(tenant, order.id);
   return true;
@@ -345,7 +344,7 @@ function syncRefund(
         "UPDATE payment_refunds SET provider_refund_id = coalesce(provider_refund_id, ?), status = ?, updated_at = ? WHERE id = ?",
       )
       .run(report.providerRefundId, report.status, now, id);
-    sqlite.query("UPDATE refunds SET status = ? WHERE id = ?").run(report.status, id);
+    setRefundStatus(tenant, id, report.status);
     return;
   }
   if (report.amount <= 0) return;
@@ -365,18 +364,18 @@ function syncRefund(
       now,
       now,
     );
-  sqlite
-    .query(
-      "INSERT INTO refunds (id, order_id, amount, reason, status, restock, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)",
-    )
-    .run(
-      refundId,
-      attempt.order_id,
-      report.amount,
-      `${STRIPE_REFUND_REASON} (${provider})`,
-      report.status,
-      now,
-    );
+  recordRefund(
+    tenant,
+    {
+      id: refundId,
+      orderId: attempt.order_id,
+      amount: report.amount,
+      reason: `${STRIPE_REFUND_REASON} (${provider})`,
+      status: report.status,
+      restock: false,
+    },
+    now,
+  );
 }
 
 /**
@@ -404,7 +403,7 @@ export function recompute(tenant: TenantDb, orderId: string, now: number): void 
     if (a.status === "succeeded") paid += a.amount;
     refunded += Math.max(refundSums.get(a.id) ?? 0, a.refunded_seen);
   }
-  let status: string;
+  let status: PaymentStatus;
   if (paid > 0) status = refunded >= paid ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
   else if (attempts.some((a) => a.status === "processing" || a.status === "authorized"))
     status = "processing";
@@ -422,7 +421,10 @@ export function recompute(tenant: TenantDb, orderId: string, now: number): void 
   const shownRefunded = Math.min(refunded, order.total);
   const paidAt = paid > 0 ? (order.paid_at ?? now) : order.paid_at;
   if (status === order.payment_status && shownRefunded === order.refunded && paidAt === order.paid_at) return;
-  tenant.sqlite
-    .query("UPDATE orders SET payment_status = ?, refunded = ?, paid_at = ?, updated_at = ? WHERE id = ?")
-    .run(status, shownRefunded, paidAt, now, orderId);
+  moveOrder(
+    tenant,
+    order,
+    { action: "payment update", paymentStatus: status, refunded: shownRefunded, paidAt },
+    now,
+  );
 }

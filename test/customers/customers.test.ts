@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listCustomers } from "../../src/customers/customers.ts";
-import { findOrCreateCustomer } from "../../src/orders/place-order.ts";
+import { findOrCreateCustomer } from "../../src/orders/customers.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type AdminClient, adminClient } from "../helpers/catalog.ts";
 import { seedCustomer, seedOrder, withTenant } from "../helpers/seed-orders.ts";
