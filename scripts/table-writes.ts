@@ -58,7 +58,8 @@ export interface ForeignWrite {
   writer: string;
 }
 
-const SQL_WRITE = /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+[`"]?([a-z_]+)/gi;
+const SQL_WRITE =
+  /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+[`"]?([a-z_]+)/gi;
 const DRIZZLE_WRITE = /\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g;
 
 /** The writes in one file's source of tables `declared` owns elsewhere. */
