@@ -1003,7 +1003,7 @@ export interface paths {
     };
     /**
      * Get an order
-     * @description Readable by callers with admin scope, API keys and granted agents of the store, the customer session that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). Anyone else gets 404.
+     * @description Readable by callers with admin scope, API keys and granted agents of the store, the customer session that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed) or the `?token=ol_…` of the order link its emails carry. Anyone else gets 404.
      */
     get: operations["getOrder"];
     put?: never;
@@ -1430,6 +1430,198 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/email-previews/{template}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Preview an email
+     * @description Renders one of the emails the service sends with sample data, in `locale` (default: the store's default language; English where a language has no strings). Nothing is sent.
+     */
+    get: operations["adminPreviewEmail"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the shop's events
+     * @description Newest first, kept 30 days. Each is what a webhook delivers: `{id, type, createdAt, data: {object}}`.
+     */
+    get: operations["adminListEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/events/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an event
+     * @description One event of the shop, as a webhook delivers it; another shop's event is a 404.
+     */
+    get: operations["adminGetEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the webhook endpoints
+     * @description Newest first, without their secrets.
+     */
+    get: operations["adminListWebhookEndpoints"];
+    put?: never;
+    /**
+     * Add a webhook endpoint
+     * @description The shop's events of the chosen types are POSTed to `url`, signed (Standard Webhooks). The answer holds the signing `secret` (`whsec_…`), shown this once only. The URL must be `https://` and reach only public addresses (a 422 on `/body/url` names the rule). At most 20 endpoints per shop (422).
+     */
+    post: operations["adminCreateWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description Without its secret, which is never readable after it was shown.
+     */
+    get: operations["adminGetWebhookEndpoint"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description With its deliveries: attempts still scheduled for it are not made.
+     */
+    delete: operations["adminDeleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a webhook endpoint
+     * @description Any subset of `url`, `events`, `description` (`null` clears it) and `enabled`. A new URL is checked as on creation. `enabled: false` stops its deliveries; `enabled: true` on a disabled endpoint clears why it was disabled and its failure streak. Deliveries it gave up on are not sent again by re-enabling: retry them.
+     */
+    patch: operations["adminUpdateWebhookEndpoint"];
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace an endpoint's signing secret
+     * @description Answers the new `secret`, shown this once only. For 24 hours (`previousSecretExpiresAt`) deliveries are signed with both the new and the previous secret, so the receiver can switch at any moment meanwhile.
+     */
+    post: operations["adminRotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints/{id}/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test message to an endpoint
+     * @description Sends `{"type": "ping", "createdAt", "data": {"object": {"id", "url"}}}` now, signed as every delivery, and answers what the receiver did. Sent once, also to a disabled endpoint, and not kept as a delivery.
+     */
+    post: operations["adminPingWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's deliveries
+     * @description Newest first: each event sent to the endpoint, its attempts, the last answer (status, error, duration) and when it is tried next.
+     */
+    get: operations["adminListWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Attempt a delivery again now
+     * @description Attempts the delivery before answering (same message, same `webhook-id`) and answers it afterwards. A failed attempt goes on with the retry schedule from its number of attempts. A disabled endpoint is a 409: enable it first.
+     */
+    post: operations["adminRetryWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/admin/readiness": {
     parameters: {
       query?: never;
@@ -1439,7 +1631,7 @@ export interface paths {
     };
     /**
      * What still blocks selling
-     * @description Lists every reason the store cannot take an order yet: `NO_PRODUCT` (no active product with a variant in stock, untracked or open to backorder), `NO_SHIPPING_METHOD` (no active method serves the store's country, unless every product is digital), `NO_PAYMENT_METHOD` (no manual method and no provider integration), `NO_DOMAIN` (no domain, and the platform subdomain is only local). `ready` is true when the list is empty. The CLI prints the same list: `commerce readiness <org>`.
+     * @description Lists every reason the store cannot take an order yet: `NO_PRODUCT` (no active product with a variant in stock, untracked or open to backorder), `NO_SHIPPING_METHOD` (no active method serves the store's country, unless every product is digital), `NO_PAYMENT_METHOD` (no manual method and no provider integration), `NO_DOMAIN` (no domain, and the platform subdomain is only local). `ready` is true when the list is empty. `warnings` name what does not block selling but is missing (`EMAIL_NOT_CONFIGURED`: the service sends no email). The CLI prints the same lists: `commerce readiness <org>`.
      */
     get: operations["adminGetReadiness"];
     put?: never;
@@ -1744,6 +1936,12 @@ export interface components {
       manualPaymentMethods: string[];
       /** @description Browser origins allowed to call the storefront operations (CORS) */
       allowedOrigins: string[];
+      /** @description The name the shop's emails are sent under; null: the store's name */
+      emailSenderName: string | null;
+      /** @description Where replies to the shop's emails go; null: the contact email */
+      emailReplyTo: string | null;
+      /** @description The storefront's order page: emails link to it with `?order=<id>&token=<link token>` (readable by `GET /v1/orders/{id}?token=`); null: emails carry no order link */
+      orderPageUrl: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 UTC
@@ -2238,6 +2436,149 @@ export interface components {
           /** @constant */
           ready: true;
         };
+    EmailPreview: {
+      template: string;
+      /** @description The language the email was written in (English when the asked one has no strings) */
+      locale: string;
+      subject: string;
+      /** @description The HTML part, every value escaped */
+      html: string;
+      /** @description The plain-text part */
+      text: string;
+    };
+    Event: {
+      /** @description Id (`evt_…`) */
+      id: string;
+      /** @description What happened (docs/events.md lists each type with its object) */
+      type:
+        | "order.placed"
+        | "order.paid"
+        | "order.payment_failed"
+        | "order.cancelled"
+        | "order.fulfilled"
+        | "order.refunded"
+        | "product.created"
+        | "product.updated"
+        | "product.deleted"
+        | "inventory.low_stock"
+        | "customer.created";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      data: {
+        /** @description The resource as the admin API renders it when the event happened (an order, a product, …) */
+        object: unknown;
+      };
+    };
+    WebhookEndpointWithSecret: {
+      /** @description Id (`we_…`) */
+      id: string;
+      url: string;
+      events: (
+        | "order.placed"
+        | "order.paid"
+        | "order.payment_failed"
+        | "order.cancelled"
+        | "order.fulfilled"
+        | "order.refunded"
+        | "product.created"
+        | "product.updated"
+        | "product.deleted"
+        | "inventory.low_stock"
+        | "customer.created"
+        | "*"
+      )[];
+      description: string | null;
+      enabled: boolean;
+      disabledReason: string | null;
+      failingSince: string | null;
+      previousSecretExpiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+      /** @description The signing secret: shown in this answer only, never readable again */
+      secret: string;
+    };
+    WebhookEndpoint: {
+      /** @description Id (`we_…`) */
+      id: string;
+      url: string;
+      events: (
+        | "order.placed"
+        | "order.paid"
+        | "order.payment_failed"
+        | "order.cancelled"
+        | "order.fulfilled"
+        | "order.refunded"
+        | "product.created"
+        | "product.updated"
+        | "product.deleted"
+        | "inventory.low_stock"
+        | "customer.created"
+        | "*"
+      )[];
+      description: string | null;
+      enabled: boolean;
+      disabledReason: string | null;
+      failingSince: string | null;
+      previousSecretExpiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    WebhookPingResult: {
+      /** @description The receiver answered 2xx */
+      succeeded: boolean;
+      /** @description The `webhook-id` the ping was sent with */
+      messageId: string;
+      statusCode: number | null;
+      error: string | null;
+      durationMs: number;
+    };
+    WebhookDelivery: {
+      /** @description Id (`whd_…`) */
+      id: string;
+      /** @description Id (`we_…`) */
+      endpointId: string;
+      /** @description Id (`evt_…`) */
+      eventId: string;
+      /** @description The event's type (docs/events.md) */
+      eventType: string;
+      /** @description The `webhook-id` header: the same on every attempt */
+      messageId: string;
+      status: "pending" | "succeeded" | "failed";
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+      lastDurationMs: number | null;
+      nextAttemptAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
     Readiness: {
       /** @description True when nothing blocks the first order */
       ready: boolean;
@@ -2246,6 +2587,17 @@ export interface components {
         code: "NO_PRODUCT" | "NO_SHIPPING_METHOD" | "NO_PAYMENT_METHOD" | "NO_DOMAIN";
         message: string;
         /** @description The endpoint or CLI command that removes it */
+        fix: string;
+      }[];
+      /** @description Not blockers: `ready` does not depend on them */
+      warnings: {
+        /**
+         * @description Stable code of what does not block selling but is missing
+         * @constant
+         */
+        code: "EMAIL_NOT_CONFIGURED";
+        message: string;
+        /** @description What sets it */
         fix: string;
       }[];
     };
@@ -3971,6 +4323,9 @@ export interface operations {
           contactEmail?: string | null;
           lowStockThreshold?: number;
           manualPaymentMethods?: ("bank_transfer" | "cash_on_delivery")[];
+          emailSenderName?: string | null;
+          emailReplyTo?: string | null;
+          orderPageUrl?: string | null;
           /** @description Browser origins (e.g. `https://shop.example`) whose pages may call the storefront operations; `http://localhost[:port]` is allowed for development */
           allowedOrigins?: string[];
         };
@@ -6912,6 +7267,725 @@ export interface operations {
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["ProviderNotConfiguredOrUnavailableOrUpstreamUnavailableOrWebhooksDisabled"];
+    };
+  };
+  adminPreviewEmail: {
+    parameters: {
+      query?: {
+        /** @description `pt`, `en`, `pt-PT` */
+        locale?: string;
+      };
+      header?: never;
+      path: {
+        template:
+          | "order_confirmation"
+          | "payment_instructions"
+          | "payment_received"
+          | "order_shipped"
+          | "order_refunded"
+          | "order_cancelled"
+          | "new_order"
+          | "low_stock"
+          | "webhook_failing"
+          | "password_reset"
+          | "member_invite";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "template": "order_shipped",
+           *         "locale": "en",
+           *         "subject": "Your order #1042 is on its way",
+           *         "html": "<!doctype html>…",
+           *         "text": "Your order #1042 is on its way…"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["EmailPreview"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListEvents: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+        /** @description Only these types, comma-separated (`order.paid,order.refunded`) */
+        type?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "evt_4Jp2cLxV9qRk1Ws8Tn3Yb7Hd",
+           *           "type": "product.deleted",
+           *           "createdAt": "2026-05-01T10:00:00.000Z",
+           *           "data": {
+           *             "object": {
+           *               "id": "prod_0VbsQ4kG6pDPeiLQAuNT0mz5"
+           *             }
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "limit": 20,
+           *         "total": 1
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Event"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminGetEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`evt_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "evt_4Jp2cLxV9qRk1Ws8Tn3Yb7Hd",
+           *         "type": "product.deleted",
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "data": {
+           *           "object": {
+           *             "id": "prod_0VbsQ4kG6pDPeiLQAuNT0mz5"
+           *           }
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["Event"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "url": "https://hooks.example.com/commerce",
+           *           "events": [
+           *             "order.paid",
+           *             "order.refunded"
+           *           ],
+           *           "description": "Accounting",
+           *           "enabled": true,
+           *           "disabledReason": null,
+           *           "failingSince": null,
+           *           "previousSecretExpiresAt": null,
+           *           "createdAt": "2026-05-01T10:00:00.000Z",
+           *           "updatedAt": "2026-05-01T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "limit": 20,
+           *         "total": 1
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookEndpoint"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminCreateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/commerce",
+         *       "events": [
+         *         "order.paid",
+         *         "order.refunded"
+         *       ],
+         *       "description": "Accounting"
+         *     }
+         */
+        "application/json": {
+          /** @description Where deliveries are POSTed: an absolute `https://` URL whose host resolves only to public addresses (docs/webhooks.md) */
+          url: string;
+          /** @description The event types sent to the endpoint (docs/events.md), or `["*"]` for every type, now and later */
+          events: (
+            | "order.placed"
+            | "order.paid"
+            | "order.payment_failed"
+            | "order.cancelled"
+            | "order.fulfilled"
+            | "order.refunded"
+            | "product.created"
+            | "product.updated"
+            | "product.deleted"
+            | "inventory.low_stock"
+            | "customer.created"
+            | "*"
+          )[];
+          /** @description A note for the merchant: what this endpoint is */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "url": "https://hooks.example.com/commerce",
+           *         "events": [
+           *           "order.paid",
+           *           "order.refunded"
+           *         ],
+           *         "description": "Accounting",
+           *         "enabled": true,
+           *         "disabledReason": null,
+           *         "failingSince": null,
+           *         "previousSecretExpiresAt": null,
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminGetWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "url": "https://hooks.example.com/commerce",
+           *         "events": [
+           *           "order.paid",
+           *           "order.refunded"
+           *         ],
+           *         "description": "Accounting",
+           *         "enabled": true,
+           *         "disabledReason": null,
+           *         "failingSince": null,
+           *         "previousSecretExpiresAt": null,
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminDeleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminUpdateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        "application/json": {
+          /** @description Where deliveries are POSTed: an absolute `https://` URL whose host resolves only to public addresses (docs/webhooks.md) */
+          url?: string;
+          /** @description The event types sent to the endpoint (docs/events.md), or `["*"]` for every type, now and later */
+          events?: (
+            | "order.placed"
+            | "order.paid"
+            | "order.payment_failed"
+            | "order.cancelled"
+            | "order.fulfilled"
+            | "order.refunded"
+            | "product.created"
+            | "product.updated"
+            | "product.deleted"
+            | "inventory.low_stock"
+            | "customer.created"
+            | "*"
+          )[];
+          description?: string | null;
+          /** @description `true` re-enables a disabled endpoint and clears its failure */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "url": "https://hooks.example.com/commerce",
+           *         "events": [
+           *           "order.paid",
+           *           "order.refunded"
+           *         ],
+           *         "description": "Accounting",
+           *         "enabled": true,
+           *         "disabledReason": null,
+           *         "failingSince": null,
+           *         "previousSecretExpiresAt": null,
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "url": "https://hooks.example.com/commerce",
+           *         "events": [
+           *           "order.paid",
+           *           "order.refunded"
+           *         ],
+           *         "description": "Accounting",
+           *         "enabled": true,
+           *         "disabledReason": null,
+           *         "failingSince": null,
+           *         "previousSecretExpiresAt": "2026-05-02T10:00:00.000Z",
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminPingWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "succeeded": true,
+           *         "messageId": "msg_0VbsQ4kG8sTqWmv2LhX7cN1p",
+           *         "statusCode": 204,
+           *         "error": null,
+           *         "durationMs": 87
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookPingResult"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        page?: components["parameters"]["Page"];
+        /** @description Items per page, 1 to 100. Out of range is a 400, never clamped. */
+        limit?: components["parameters"]["Limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "whd_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "endpointId": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "eventId": "evt_4Jp2cLxV9qRk1Ws8Tn3Yb7Hd",
+           *           "eventType": "order.paid",
+           *           "messageId": "msg_0VbsQ4kG8sTqWmv2LhX7cN1p",
+           *           "status": "pending",
+           *           "attempts": 2,
+           *           "lastStatusCode": 503,
+           *           "lastError": "HTTP 503",
+           *           "lastDurationMs": 412,
+           *           "nextAttemptAt": "2026-05-01T10:05:05.000Z",
+           *           "createdAt": "2026-05-01T10:00:00.000Z",
+           *           "updatedAt": "2026-05-01T10:00:05.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "limit": 20,
+           *         "total": 1
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["PageMeta"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRetryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`we_…`) */
+        id: string;
+        /** @description Id (`whd_…`) */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "whd_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "endpointId": "we_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "eventId": "evt_4Jp2cLxV9qRk1Ws8Tn3Yb7Hd",
+           *         "eventType": "order.paid",
+           *         "messageId": "msg_0VbsQ4kG8sTqWmv2LhX7cN1p",
+           *         "status": "succeeded",
+           *         "attempts": 3,
+           *         "lastStatusCode": 503,
+           *         "lastError": "HTTP 503",
+           *         "lastDurationMs": 412,
+           *         "nextAttemptAt": null,
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:05.000Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["WebhookDelivery"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
     };
   };
   adminGetReadiness: {

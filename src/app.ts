@@ -6,6 +6,7 @@ import { configurePasswordHashing } from "./auth/crypto.ts";
 import { getStore } from "./catalog/store-settings.ts";
 import type { Config } from "./config.ts";
 import { checkDeclaredLength, uploadBodyLimit } from "./core/body.ts";
+import type { EventType } from "./core/events.ts";
 import { Executor } from "./core/executor.ts";
 import type { Module, Service } from "./core/module.ts";
 import type { Operation } from "./core/operation.ts";
@@ -13,6 +14,7 @@ import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
 import { errorResponse, JSON_TYPE, jsonResponse } from "./core/respond.ts";
 import { signedInCustomer } from "./customers/customer-session.ts";
+import type { TenantDb } from "./db/tenant-pool.ts";
 import { HttpAdapter, type RequestState } from "./http/adapter.ts";
 import { NO_STORE, REVALIDATE, Representation } from "./http/caching.ts";
 import { Cors, corsPolicyOf } from "./http/cors.ts";
@@ -274,6 +276,18 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
   assertRegistry(declared);
 
   const outbox = new Outbox(ctx, outboxJobs(all), config.outboxLeaseMs);
+  ctx.tenants.reactions.list = all.flatMap(({ onEvent }) =>
+    onEvent
+      ? [
+          (tenant: TenantDb, event: { id: string; type: string }) =>
+            // Only recordEvent runs reactions, and it records only EVENT_TYPES.
+            onEvent(tenant, event as { id: string; type: EventType }, {
+              ctx,
+              enqueue: (kind, payload) => outbox.insert(tenant, kind, payload, false),
+            }),
+        ]
+      : [],
+  );
   // The hooks get the service (built below, before any request) to reach this app's databases.
   const grant = singleHook(all, extraModules, "checkGrant");
   const bearer = singleHook(all, extraModules, "authenticateBearer");

@@ -271,12 +271,15 @@ async function readinessCommand(ctx: AppContext, _options: Options, args: string
   const org = listOrganizations(ctx.platform).find((o) => o.slug === ref || o.id === ref);
   if (!org) throw new ApiError("NOT_FOUND", `organization ${ref} not found`);
   const readiness = await ctx.tenants.with(org.id, (tenant) => storeReadiness(ctx, org.id, tenant));
-  const text = readiness.ready
-    ? `${org.name} (${org.slug}) is ready to sell`
-    : [
-        `${org.name} (${org.slug}) cannot sell yet:`,
-        ...readiness.blockers.map((b) => `  ${b.code}  ${b.message}\n      fix: ${b.fix}`),
-      ].join("\n");
+  const line = (item: { code: string; message: string; fix: string }) =>
+    `  ${item.code}  ${item.message}\n      fix: ${item.fix}`;
+  const text = [
+    readiness.ready
+      ? `${org.name} (${org.slug}) is ready to sell`
+      : `${org.name} (${org.slug}) cannot sell yet:`,
+    ...readiness.blockers.map(line),
+    ...(readiness.warnings.length ? ["Worth doing:", ...readiness.warnings.map(line)] : []),
+  ].join("\n");
   return [readiness, text, readiness.ready ? 0 : 1];
 }
 

@@ -42,7 +42,23 @@ export interface Config {
   allowSignup: boolean;
   /** Per-address limits on sign-up and sign-in, and the cap on concurrent password hashes. */
   authLimits: AuthLimitsConfig;
+  /** Outgoing email (docs/email.md): both null when `SMTP_URL` is unset, and then nothing is sent. */
+  mail: MailConfig;
+  /** Outgoing webhooks (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
   production: boolean;
+}
+
+export interface WebhooksConfig {
+  /** `WEBHOOKS_ALLOW_HTTP_LOCALHOST` (default false, refused in production): endpoints on `http://localhost` and loopback addresses. */
+  allowHttpLocalhost: boolean;
+}
+
+export interface MailConfig {
+  /** `SMTP_URL`: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465` (TLS). */
+  smtpUrl: string | null;
+  /** `MAIL_FROM`: the sender, `Shop <shop@example.com>` or a bare address; required with `SMTP_URL`. */
+  from: string | null;
 }
 
 export interface AuthLimitsConfig {
@@ -252,6 +268,40 @@ function authLimits(env: Env): AuthLimitsConfig {
   };
 }
 
+/**
+ * SMTP_URL and MAIL_FROM. The URL is checked here, not at the first send, so a typo stops the
+ * start instead of failing every email later; its password is never repeated in the message.
+ */
+function mailConfig(env: Env): MailConfig {
+  const smtpUrl = read(env, "SMTP_URL") ?? null;
+  const from = read(env, "MAIL_FROM") ?? null;
+  if (smtpUrl !== null) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "") {
+      throw new ConfigError("SMTP_URL", "must be smtp://[user:pass@]host[:port] or smtps://…");
+    }
+    if (from === null) throw new ConfigError("MAIL_FROM", "is required when SMTP_URL is set");
+  }
+  if (from !== null && !/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
+    throw new ConfigError("MAIL_FROM", `must be an address or Name <address> (got "${from}")`);
+  }
+  return { smtpUrl, from };
+}
+
+/** A development receiver on this machine is never a production endpoint: the setting cannot be on there. */
+function webhooksConfig(env: Env, production: boolean): WebhooksConfig {
+  const allowHttpLocalhost = boolean(env, "WEBHOOKS_ALLOW_HTTP_LOCALHOST", false);
+  if (allowHttpLocalhost && production) {
+    throw new ConfigError("WEBHOOKS_ALLOW_HTTP_LOCALHOST", "must not be true when NODE_ENV=production");
+  }
+  return { allowHttpLocalhost };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = read(env, "NODE_ENV") === "production";
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -301,6 +351,8 @@ export function loadConfig(env: Env = process.env): Config {
     demoTenant: boolean(env, "DEMO_TENANT", !production),
     allowSignup: boolean(env, "ALLOW_SIGNUP", !production),
     authLimits: authLimits(env),
+    mail: mailConfig(env),
+    webhooks: webhooksConfig(env, production),
     production,
   };
 }

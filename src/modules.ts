@@ -5,12 +5,14 @@ import { catalogModule } from "./catalog/module.ts";
 import type { Module } from "./core/module.ts";
 import { customersModule } from "./customers/module.ts";
 import { dashboardModule } from "./dashboard/module.ts";
+import { emailModule } from "./email/module.ts";
 import { createMcpModule } from "./mcp/module.ts";
 import { mediaModule } from "./media/module.ts";
 import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { setupModule } from "./setup/module.ts";
 import { systemModule } from "./system/module.ts";
+import { webhooksModule } from "./webhooks/module.ts";
 
 /**
  * Every module of the service, in dependency order (each imports only from those before it) and in
@@ -26,6 +28,8 @@ export const modules: readonly Module[] = [
   createOrdersModule(checkoutPayments),
   customersModule,
   paymentsModule,
+  emailModule,
+  webhooksModule,
   setupModule,
   agentsModule,
   // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).

@@ -16,6 +16,8 @@ const DOMAINS = [
   "orders",
   "customers",
   "payments",
+  "email",
+  "webhooks",
   "setup",
   "agents",
   "mcp",

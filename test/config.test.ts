@@ -336,6 +336,45 @@ describe("abuse limits", () => {
   });
 });
 
+describe("outgoing email (SMTP_URL, MAIL_FROM)", () => {
+  test("unset, nothing is configured and no email is sent", () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: null });
+  });
+
+  test("smtp:// and smtps:// URLs are read with their sender", () => {
+    const plain = loadConfig({
+      SMTP_URL: "smtp://user:pass@mail.example.com:587",
+      MAIL_FROM: "Shop <shop@example.com>",
+    });
+    expect(plain.mail).toEqual({
+      smtpUrl: "smtp://user:pass@mail.example.com:587",
+      from: "Shop <shop@example.com>",
+    });
+    const tls = loadConfig({ SMTP_URL: "smtps://mail.example.com", MAIL_FROM: "shop@example.com" });
+    expect(tls.mail).toEqual({ smtpUrl: "smtps://mail.example.com", from: "shop@example.com" });
+  });
+
+  test("SMTP_URL without MAIL_FROM is a config error naming MAIL_FROM", () => {
+    const error = configError({ SMTP_URL: "smtp://mail.example.com:587" });
+    expect(error.variable).toBe("MAIL_FROM");
+    expect(error.message).toBe("MAIL_FROM: is required when SMTP_URL is set");
+  });
+
+  test("an SMTP_URL that is not smtp(s) is refused without repeating its password", () => {
+    for (const url of ["https://user:hunter2@mail.example.com", "mail.example.com:587", "smtp://"]) {
+      const error = configError({ SMTP_URL: url, MAIL_FROM: "shop@example.com" });
+      expect(error.variable).toBe("SMTP_URL");
+      expect(error.message).not.toContain("hunter2");
+    }
+  });
+
+  test("a MAIL_FROM that is not an address is refused", () => {
+    expectRejected({ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "Shop" }, "MAIL_FROM");
+    expectRejected({ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "Shop <not an address>" }, "MAIL_FROM");
+    expectRejected({ MAIL_FROM: "two@example.com, three@example.com" }, "MAIL_FROM");
+  });
+});
+
 describe("INTEGRATION_ENCRYPTION_KEY_FILE", () => {
   let dir: string;
   beforeAll(() => {

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Static } from "@sinclair/typebox";
 import Papa from "papaparse";
 import { ApiError, type ErrorDetail } from "../core/errors.ts";
+import { recordEvent } from "../core/events.ts";
 import { compileInput } from "../core/validation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { currencyDigits, decimalAmount, minorUnits } from "../lib/currency.ts";
@@ -629,7 +630,8 @@ function applyPlan(tenant: TenantDb, { existing, body }: Plan): "created" | "upd
     update: compileInput("body", UpdateProductBody),
   };
   if (!existing) {
-    createProduct(tenant, validators.create.parse(body) as Static<typeof CreateProductBody>);
+    const created = createProduct(tenant, validators.create.parse(body) as Static<typeof CreateProductBody>);
+    recordEvent(tenant, "product.created", created);
     return "created";
   }
   const patch = validators.update.parse(body) as Static<typeof UpdateProductBody>;
@@ -637,6 +639,7 @@ function applyPlan(tenant: TenantDb, { existing, body }: Plan): "created" | "upd
     const after = updateProduct(tenant, existing.id, patch);
     const same =
       JSON.stringify({ ...after, updatedAt: "" }) === JSON.stringify({ ...existing, updatedAt: "" });
+    if (!same) recordEvent(tenant, "product.updated", after);
     return { value: same ? "unchanged" : "updated", keep: !same };
   });
 }

@@ -1,7 +1,9 @@
 import { ApiError, notFound } from "../core/errors.ts";
+import { recordEvent } from "../core/events.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { MAX_ON_HAND } from "./schema.ts";
+import { getStore } from "./store-settings.ts";
 import type { variants } from "./tables.ts";
 
 interface InventoryChange {
@@ -45,7 +47,7 @@ export function updateInventory(tenant: TenantDb, variantId: string, change: Inv
       { path: "/body", message: "onHand and adjust are exclusive" },
     ]);
   }
-  getInventory(tenant, variantId);
+  const before = getInventory(tenant, variantId);
   tenant.sqlite.transaction(() => {
     if (change.adjust !== undefined) {
       const result = tenant.sqlite
@@ -72,8 +74,22 @@ export function updateInventory(tenant: TenantDb, variantId: string, change: Inv
         change.tracked === undefined ? null : Number(change.tracked),
         change.allowBackorder === undefined ? null : Number(change.allowBackorder),
       );
+    noteLowStock(tenant, variantId, before.onHand);
   })();
   return getInventory(tenant, variantId);
+}
+
+/**
+ * Records `inventory.low_stock` when a variant that is sold only from stock (tracked, no backorder)
+ * falls to the store's low-stock threshold or below from above it: once per crossing, not on every sale.
+ */
+function noteLowStock(tenant: TenantDb, variantId: string, onHandBefore: number): void {
+  const after = getInventory(tenant, variantId);
+  const threshold = getStore(tenant).lowStockThreshold;
+  if (!after.tracked || after.allowBackorder) return;
+  if (onHandBefore > threshold && after.onHand <= threshold) {
+    recordEvent(tenant, "inventory.low_stock", { ...after, lowStockThreshold: threshold });
+  }
 }
 
 // ---------------------------------------------------------------- for orders
@@ -98,7 +114,9 @@ export function takeStock(
   const result = tenant.sqlite
     .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
     .run(units, variant.id);
-  return result.changes === 0 ? null : units;
+  if (result.changes === 0) return null;
+  noteLowStock(tenant, variant.id, variant.onHand);
+  return units;
 }
 
 /** What a variant has on hand now (0 when it was deleted). */

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { recordEvent } from "../core/events.ts";
 import { defineOperation, Paged } from "../core/operation.ts";
 import { pageOf } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
@@ -157,7 +158,11 @@ const adminCreateProductOp = defineOperation({
   errors: ["CONFLICT"],
   body: CreateProductBody,
   response: Product,
-  handler: ({ tenant, body }) => createProduct(tenant, body),
+  handler: ({ tenant, body }) => {
+    const product = createProduct(tenant, body);
+    recordEvent(tenant, "product.created", product);
+    return product;
+  },
 });
 
 const adminGetProductOp = defineOperation({
@@ -187,7 +192,11 @@ const adminUpdateProductOp = defineOperation({
   params: ProductIdParams,
   body: UpdateProductBody,
   response: Product,
-  handler: ({ tenant, params, body }) => updateProduct(tenant, params.id, body),
+  handler: ({ tenant, params, body }) => {
+    const product = updateProduct(tenant, params.id, body);
+    recordEvent(tenant, "product.updated", product);
+    return product;
+  },
 });
 
 const adminDeleteProductOp = defineOperation({
@@ -202,7 +211,9 @@ const adminDeleteProductOp = defineOperation({
   status: 204,
   params: ProductIdParams,
   handler: ({ tenant, params }) => {
+    const product = getProduct(tenant, params.id, false);
     deleteProduct(tenant, params.id);
+    recordEvent(tenant, "product.deleted", product);
     return undefined;
   },
 });

@@ -94,6 +94,16 @@ export const StoreSettings = named(
       allowedOrigins: Type.Array(Type.String(), {
         description: "Browser origins allowed to call the storefront operations (CORS)",
       }),
+      emailSenderName: Type.Union([Type.String(), Type.Null()], {
+        description: "The name the shop's emails are sent under; null: the store's name",
+      }),
+      emailReplyTo: Type.Union([Type.String(), Type.Null()], {
+        description: "Where replies to the shop's emails go; null: the contact email",
+      }),
+      orderPageUrl: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "The storefront's order page: emails link to it with `?order=<id>&token=<link token>` (readable by `GET /v1/orders/{id}?token=`); null: emails carry no order link",
+      }),
       updatedAt: Timestamp,
     }),
   ]),
@@ -111,6 +121,18 @@ export const UpdateStoreBody = Body({
   lowStockThreshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
   manualPaymentMethods: Type.Optional(
     Type.Array(Type.Union(MANUAL_PAYMENT_METHODS.map((m) => Type.Literal(m))), { uniqueItems: true }),
+  ),
+  emailSenderName: Type.Optional(Type.Union([Text({ min: 1, max: 100 }), Type.Null()])),
+  emailReplyTo: Type.Optional(Type.Union([Type.String({ format: "email", maxLength: 254 }), Type.Null()])),
+  orderPageUrl: Type.Optional(
+    Type.Union([
+      Type.String({
+        pattern: "^https://[^\\s?#]+$",
+        maxLength: 500,
+        description: "An https address without query or fragment, e.g. `https://shop.example/order`",
+      }),
+      Type.Null(),
+    ]),
   ),
   allowedOrigins: Type.Optional(
     Type.Array(Type.String({ pattern: ORIGIN_PATTERN, maxLength: 200 }), {

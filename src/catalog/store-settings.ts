@@ -17,6 +17,12 @@ export interface Store {
   manualPaymentMethods: string[];
   /** Browser origins whose storefronts may call the storefront operations (src/http/cors.ts). */
   allowedOrigins: string[];
+  /** The name the shop's emails are sent under; null: the store's name. */
+  emailSenderName: string | null;
+  /** Where replies to the shop's emails go; null: the contact email. */
+  emailReplyTo: string | null;
+  /** The storefront's order page, which the emails link to (docs/email.md); null: no link. */
+  orderPageUrl: string | null;
   updatedAt: number;
 }
 
@@ -43,6 +49,9 @@ export function initializeStore(tenant: TenantDb, name: string): void {
       lowStockThreshold: 5,
       manualPaymentMethods: [],
       allowedOrigins: [],
+      emailSenderName: null,
+      emailReplyTo: null,
+      orderPageUrl: null,
       updatedAt: Date.now(),
     })
     .run();
@@ -60,6 +69,9 @@ interface StoreRow {
   low_stock_threshold: number;
   manual_payment_methods: string;
   allowed_origins: string;
+  email_sender_name: string | null;
+  email_reply_to: string | null;
+  order_page_url: string | null;
   updated_at: number;
 }
 
@@ -81,6 +93,9 @@ export function getStore(tenant: TenantDb): Store {
       lowStockThreshold: row.low_stock_threshold,
       manualPaymentMethods: JSON.parse(row.manual_payment_methods) as string[],
       allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+      emailSenderName: row.email_sender_name,
+      emailReplyTo: row.email_reply_to,
+      orderPageUrl: row.order_page_url,
       updatedAt: row.updated_at,
     };
     if (!tenant.sqlite.inTransaction) writtenInTransaction.delete(tenant);

@@ -26,6 +26,12 @@ export const storeSettings = sqliteTable("store_settings", {
   manualPaymentMethods: text("manual_payment_methods", { mode: "json" }).$type<string[]>().notNull(),
   /** Browser origins allowed to call the storefront operations cross-origin (CORS), e.g. `https://shop.example`. */
   allowedOrigins: text("allowed_origins", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** The name the shop's emails are sent under (default: the store's name). */
+  emailSenderName: text("email_sender_name"),
+  /** Where replies to the shop's emails go (default: the contact email). */
+  emailReplyTo: text("email_reply_to"),
+  /** The storefront's order page: emails link to it with `?order=<id>&token=<link token>`. */
+  orderPageUrl: text("order_page_url"),
   updatedAt: integer("updated_at").notNull(),
 });
 

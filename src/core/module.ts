@@ -1,8 +1,16 @@
 import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { EventType } from "./events.ts";
 import type { Executor, ValidatedInput } from "./executor.ts";
 import type { Caller, ClientInfo, HttpMethod, Operation } from "./operation.ts";
 import type { JobHandler } from "./outbox.ts";
+
+/** What an event reaction may do in the recording transaction. */
+export interface EventWork {
+  ctx: AppContext;
+  /** Queues work to run after the commit (an outbox row, see core/outbox.ts). */
+  enqueue(kind: string, payload: unknown): string;
+}
 
 /** Where a bearer token is presented: each surface has its own accepted audience. */
 export type BearerSurface = "v1" | "mcp";
@@ -46,6 +54,11 @@ export interface Module {
   tables?: { file: string; database: "tenant" | "platform" };
   /** Outbox job handlers by kind (see core/outbox.ts). */
   jobs?: Record<string, JobHandler>;
+  /**
+   * Reacts to an event recorded in a shop (core/events.ts), inside the transaction that records it:
+   * what it must do later it queues as outbox rows with `enqueue`, so the work commits with the event.
+   */
+  onEvent?: (tenant: TenantDb, event: { id: string; type: EventType }, work: EventWork) => void;
   /** Runs in the transaction that creates a new organization's file. */
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   /** Fills the demo store on its first start (in its own transaction, in module order). */

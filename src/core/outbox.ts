@@ -12,9 +12,9 @@ import { STORAGE_RETRY_AFTER_S } from "./storage.ts";
 //   commit, before the answer; if that fails, the row is retried like a queued one;
 // - queued rows are picked up by the drainer.
 // A failed attempt is retried with exponential back-off; after MAX_ATTEMPTS the row is `failed`
-// and logged. A row whose lease ran out (the process died while running it) is taken again, so a
-// job may run more than once: handlers must be idempotent by the row id (provider calls pass it
-// as their idempotency key).
+// and logged (a handler with a schedule of its own throws `RetryAt` instead). A row whose lease ran
+// out (the process died while running it) is taken again, so a job may run more than once:
+// handlers must be idempotent by the row id (provider calls pass it as their idempotency key).
 //
 // So that a restart opens only the tenants with rows left, the control plane keeps per
 // organization the earliest time a row may need running (`organizations.outbox_due_at`, see
@@ -31,8 +31,26 @@ export interface Job {
   attempt: number;
 }
 
-/** Runs one job; throws to have it retried. It may write to the tenant in its own short transaction. */
+/**
+ * Runs one job; throws to have it retried (or throws `RetryAt` to choose when). It may write to the
+ * tenant in its own short transaction.
+ */
 export type JobHandler = (job: Job, tenant: TenantDb, ctx: AppContext) => Promise<void>;
+
+/**
+ * Thrown by a handler that keeps its own retry schedule (webhook deliveries: about 3.5 days): the row
+ * is run again after `delayMs`, and the attempt does not count toward MAX_ATTEMPTS nor is it logged
+ * as a failure, since the handler recorded its outcome itself. The handler bounds its own attempts.
+ */
+export class RetryAt extends Error {
+  override name = "RetryAt";
+  constructor(
+    readonly delayMs: number,
+    message = "retry scheduled by the handler",
+  ) {
+    super(message);
+  }
+}
 
 const MAX_ATTEMPTS = 12;
 const BASE_DELAY_MS = 1000;
@@ -264,6 +282,10 @@ export class Outbox {
 
   /** Schedules the row's next attempt, or marks it failed after MAX_ATTEMPTS, and logs it. */
   private recordFailure(tenant: TenantDb, row: OutboxRow, error: unknown): void {
+    if (error instanceof RetryAt) {
+      this.reschedule(tenant, row, error);
+      return;
+    }
     const message = error instanceof Error ? error.message : String(error);
     const failed = row.attempts >= MAX_ATTEMPTS;
     const retryAt = Date.now() + retryDelay(row.attempts);
@@ -290,6 +312,18 @@ export class Outbox {
       attempt: row.attempts,
       error: message,
     });
+  }
+
+  /** A handler's own retry: due again after its delay, the attempt given back (the lease counted it). */
+  private reschedule(tenant: TenantDb, row: OutboxRow, retry: RetryAt): void {
+    const retryAt = Date.now() + Math.max(0, retry.delayMs);
+    this.note(tenant.orgId, retryAt);
+    tenant.sqlite
+      .query(
+        `UPDATE outbox SET status = 'pending', attempts = MAX(attempts - 1, 0), next_attempt_at = ?,
+            last_error = ? WHERE id = ?`,
+      )
+      .run(retryAt, retry.message.slice(0, 1000), row.id);
   }
 }
 

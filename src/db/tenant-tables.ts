@@ -48,3 +48,20 @@ export const outbox = sqliteTable(
   },
   (t) => [index("outbox_due_idx").on(t.status, t.nextAttemptAt)],
 );
+
+/**
+ * What happened in the shop (core/events.ts): written in the transaction of the change, kept 30 days,
+ * read by `GET /v1/admin/events` and fanned out to the modules that act on events (webhooks, email).
+ * `seq` orders them as they were recorded.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    type: text("type").notNull(),
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("events_type_idx").on(t.type, t.seq), index("events_created_idx").on(t.createdAt)],
+);

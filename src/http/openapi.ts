@@ -58,6 +58,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "Never offered to agents.",
   "Admin: payment integrations":
     "The store's own payment provider credentials, and the webhook URL to give each provider.",
+  "Admin: email": "The emails the service sends for the store, previewed with sample data in its languages.",
+  "Admin: events and webhooks":
+    "What happened in the store (events, kept 30 days), and the merchant's endpoints that receive them as " +
+    "signed webhooks: their secrets, test pings and each delivery's attempts.",
   "Payment webhooks":
     "Where payment providers notify the service: the ingress whose URL merchants paste into the provider's " +
     "dashboard, and the API route it forwards to with the shared secret. Never offered to agents.",

@@ -1,7 +1,10 @@
 import { normalizeEmail } from "../auth/service.ts";
+import { getStore, money } from "../catalog/store-settings.ts";
+import { recordEvent } from "../core/events.ts";
 import type { Row } from "../db/rows.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 import type { customers } from "./tables.ts";
 
 // The customer records: one row per email in the shop's file, and the storefront sessions of those
@@ -51,6 +54,7 @@ export function findOrCreateCustomer(
      VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
     )
     .run(id, normalized, firstName, lastName, phone, now, now);
+  customerCreated(tenant, { id, email: normalized, firstName, lastName, phone, hasAccount: false }, now);
   return { id, email: normalized };
 }
 
@@ -79,6 +83,7 @@ export function saveCustomerAccount(
        VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
     )
     .run(id, email, firstName, lastName, passwordHash, at, at);
+  customerCreated(tenant, { id, email, firstName, lastName, phone: null, hasAccount: true }, at);
   return id;
 }
 
@@ -107,4 +112,26 @@ export function deleteCustomerSessions(
   tenant.sqlite
     .query("DELETE FROM customer_sessions WHERE customer_id = ? AND expires_at <= ?")
     .run(which.customerId, which.expiredBy);
+}
+
+/** Records `customer.created` with the customer as the admin list shows one that has no order yet. */
+function customerCreated(
+  tenant: TenantDb,
+  customer: {
+    id: string;
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+    phone: string | null;
+    hasAccount: boolean;
+  },
+  at: number,
+): void {
+  const { currency } = getStore(tenant);
+  recordEvent(
+    tenant,
+    "customer.created",
+    { ...customer, ordersCount: 0, totalSpent: money(0, currency), lastOrderAt: null, createdAt: iso(at) },
+    at,
+  );
 }

@@ -1,13 +1,15 @@
 import { ApiError } from "../core/errors.ts";
+import { type EventType, recordEvent } from "../core/events.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import type { FulfillmentStatus, OrderPayment, OrderStatus, PaymentStatus } from "./tables.ts";
-import { findOrderRow, type OrderRow } from "./view.ts";
+import { findOrderRow, type OrderRow, orderView } from "./view.ts";
 
 // The one place an order's state changes. `ORDER_MOVES` lists, per state field, where each state
 // may go; `moveOrder` refuses any other move (a 409 naming the order's state), applies an allowed
 // one as a compare-and-set on the state it was checked against, and appends the timeline entry,
-// all in the caller's transaction. The orders service (fulfil, refund, cancel, mark paid) and the
+// all in the caller's transaction, and records the events the move makes happen (`order.paid`,
+// `order.fulfilled`, …; core/events.ts). The orders service (fulfil, refund, cancel, mark paid) and the
 // payments module (reconciliation, the expiry sweep, refunds settled by a provider) move orders
 // only through here; nothing else writes `orders.status`, `payment_status` or `fulfillment_status`.
 
@@ -127,7 +129,29 @@ export function moveOrder(tenant: TenantDb, row: OrderRow, move: OrderMove, at =
   }
   withdrawPaymentRetry(tenant, row.id);
   if (move.timeline) addOrderEvent(tenant, row.id, move.timeline.type, move.timeline.message, at);
-  return findOrderRow(tenant, row.id);
+  const after = findOrderRow(tenant, row.id);
+  const happened = eventsOfMove(row, after);
+  if (happened.length) {
+    const order = orderView(tenant, row.id);
+    for (const type of happened) recordEvent(tenant, type, order, at);
+  }
+  return after;
+}
+
+/** Payment states in which the money was received at some point. */
+const RECEIVED = new Set(["paid", "partially_refunded", "refunded"]);
+
+/** The events a move makes happen, in the order a receiver expects them. */
+function eventsOfMove(before: OrderRow, after: OrderRow): EventType[] {
+  const happened: EventType[] = [];
+  if (after.payment_status === "paid" && !RECEIVED.has(before.payment_status)) happened.push("order.paid");
+  if (after.payment_status === "failed" && before.payment_status !== "failed")
+    happened.push("order.payment_failed");
+  if (after.fulfillment_status === "fulfilled" && before.fulfillment_status !== "fulfilled")
+    happened.push("order.fulfilled");
+  if (after.refunded > before.refunded) happened.push("order.refunded");
+  if (after.status === "cancelled" && before.status !== "cancelled") happened.push("order.cancelled");
+  return happened;
 }
 
 /** Appends an entry to the order's timeline; place-order and every move call this in their transaction. */

@@ -3,6 +3,7 @@ import { countCouponUse } from "../cart/coupons.ts";
 import { completeCart, loadPricedCart } from "../cart/service.ts";
 import { takeStock, unitsOnHand } from "../catalog/inventory.ts";
 import { ApiError } from "../core/errors.ts";
+import { recordEvent } from "../core/events.ts";
 import type { SignedInCustomer } from "../core/operation.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
@@ -86,7 +87,10 @@ export function placeOrder(
     customerId: customer?.id ?? null,
     at: now,
   });
-  return { ...orderView(tenant, order.id), accessToken: order.accessToken };
+  const placed = orderView(tenant, order.id);
+  recordEvent(tenant, "order.placed", placed, now);
+  if (order.paid) recordEvent(tenant, "order.paid", placed, now);
+  return { ...placed, accessToken: order.accessToken };
 }
 
 /** The preconditions, before anything is written: each a 422 naming what is missing, nothing changed. */

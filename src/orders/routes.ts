@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { Type } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
 import { sha256Hex } from "../auth/crypto.ts";
 import { CartParams, cartIdempotencyScope } from "../cart/schema.ts";
 import { ApiError, notFound } from "../core/errors.ts";
@@ -15,6 +16,7 @@ import { Body, Id, pageOf, Text } from "../core/schemas.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { type CheckoutPayments, manualPayments } from "./checkout-payments.ts";
 import { orderExample, placeOrderExample } from "./examples.ts";
+import { orderLinkTokenMatches } from "./link-token.ts";
 import {
   ACCOUNT_ORDER_SQL,
   AdminListOrdersQuery,
@@ -74,13 +76,21 @@ function tokenMatches(token: string, hash: string): boolean {
 
 /**
  * Who may read an order: callers with admin scope, API keys and granted agents of the tenant, the
- * customer session that owns the order, or anyone with its access token. Everyone else learns
+ * customer session that owns the order, or anyone with its access token or the link token of its
+ * emails (link-token.ts). Everyone else learns
  * nothing: the answer is the same 404 as for an order that does not exist.
  */
-function mayRead(caller: Caller, row: OrderRow, token: string | undefined, customerOwns: () => boolean) {
+function mayRead(
+  caller: Caller,
+  row: OrderRow,
+  token: string | undefined,
+  linkTokenMatches: (token: string) => boolean,
+  customerOwns: () => boolean,
+) {
   if (caller.scopes.includes("admin")) return true;
   if (caller.type === "api-key" || caller.type === "agent") return true;
-  if (token !== undefined && tokenMatches(token, row.access_token_hash)) return true;
+  if (token !== undefined && (tokenMatches(token, row.access_token_hash) || linkTokenMatches(token)))
+    return true;
   return customerOwns();
 }
 
@@ -89,7 +99,7 @@ function mayRead(caller: Caller, row: OrderRow, token: string | undefined, custo
  * exist. `customer` is looked up only when needed.
  */
 export function findReadableOrder(
-  tenant: TenantDb,
+  { ctx, tenant }: { ctx: AppContext; tenant: TenantDb },
   caller: Caller,
   orderId: string,
   token: string | undefined,
@@ -104,7 +114,8 @@ export function findReadableOrder(
       null
     );
   };
-  if (!mayRead(caller, row, token, customerOwns)) throw notFound("Order");
+  const linkTokenMatches = (given: string) => orderLinkTokenMatches(ctx, tenant.orgId, row.id, given);
+  if (!mayRead(caller, row, token, linkTokenMatches, customerOwns)) throw notFound("Order");
   return row;
 }
 
@@ -178,8 +189,8 @@ const getOrderOp = defineOperation({
   summary: "Get an order",
   description:
     "Readable by callers with admin scope, API keys and granted agents of the store, the customer session " +
-    "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed). " +
-    "Anyone else gets 404.",
+    "that owns the order, or anyone with `?token=<accessToken>` (returned when the order was placed) or the " +
+    "`?token=ol_…` of the order link its emails carry. Anyone else gets 404.",
   tag: ORDERS,
   access: "storefront",
   customerSession: "optional",
@@ -189,7 +200,7 @@ const getOrderOp = defineOperation({
   examples: { response: orderExample },
   handler: (call) => {
     const { tenant, caller, params, query } = call;
-    const row = findReadableOrder(tenant, caller, params.id, query.token, () => call.customer);
+    const row = findReadableOrder(call, caller, params.id, query.token, () => call.customer);
     return orderView(tenant, row.id);
   },
 });

@@ -230,7 +230,7 @@ const retryPaymentOp = defineOperation({
   response: Order,
   handler: (call) => {
     const { tenant, ctx, params, query, body } = call;
-    const row = findReadableOrder(tenant, call.caller, params.id, query.token, () => call.customer);
+    const row = findReadableOrder(call, call.caller, params.id, query.token, () => call.customer);
     const method = parseJsonOrNull<{ id: string; provider: string; type: string }>(row.payment_method);
     const state = `${row.status} / ${row.payment_status}`;
     if (!method || method.provider === "manual") {
@@ -302,7 +302,7 @@ const confirmPaymentOp = defineOperation({
   response: Order,
   prepare: async (call) => {
     const { tenant, ctx, params, query, body } = call;
-    const row = findReadableOrder(tenant, call.caller, params.id, query.token, () => call.customer);
+    const row = findReadableOrder(call, call.caller, params.id, query.token, () => call.customer);
     const attempt = attemptByRef(tenant, "stripe", body.sessionId);
     if (!attempt || attempt.order_id !== row.id) {
       throw new ApiError("UNPROCESSABLE", "This Checkout Session is not a payment of this order", [

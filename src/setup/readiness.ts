@@ -17,9 +17,31 @@ interface Blocker {
   fix: string;
 }
 
+/** What does not block selling but a merchant should know; stable codes (docs/setup.md). */
+export const WARNING_CODES = ["EMAIL_NOT_CONFIGURED"] as const;
+
+interface Warning {
+  code: (typeof WARNING_CODES)[number];
+  message: string;
+  fix: string;
+}
+
 interface Readiness {
   ready: boolean;
   blockers: Blocker[];
+  warnings: Warning[];
+}
+
+function readinessWarnings(ctx: AppContext): Warning[] {
+  if (ctx.config.mail.smtpUrl) return [];
+  return [
+    {
+      code: "EMAIL_NOT_CONFIGURED",
+      message:
+        "No email is sent: shoppers get no order confirmation or payment instructions, the shop no notices",
+      fix: "Set SMTP_URL and MAIL_FROM for the service (the operator's settings)",
+    },
+  ];
 }
 
 // A variant a shopper can put in a cart: an active product's variant that is `available` in the
@@ -90,5 +112,5 @@ export function storeReadiness(ctx: AppContext, orgId: string, tenant: TenantDb)
     });
   }
 
-  return { ready: blockers.length === 0, blockers };
+  return { ready: blockers.length === 0, blockers, warnings: readinessWarnings(ctx) };
 }

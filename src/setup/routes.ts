@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineOperation } from "../core/operation.ts";
 import { named } from "../core/schemas.ts";
-import { BLOCKER_CODES, storeReadiness } from "./readiness.ts";
+import { BLOCKER_CODES, storeReadiness, WARNING_CODES } from "./readiness.ts";
 
 const Readiness = named(
   "Readiness",
@@ -17,6 +17,17 @@ const Readiness = named(
         fix: Type.String({ description: "The endpoint or CLI command that removes it" }),
       }),
     ),
+    warnings: Type.Array(
+      Type.Object({
+        code: Type.Union(
+          WARNING_CODES.map((code) => Type.Literal(code)),
+          { description: "Stable code of what does not block selling but is missing" },
+        ),
+        message: Type.String(),
+        fix: Type.String({ description: "What sets it" }),
+      }),
+      { description: "Not blockers: `ready` does not depend on them" },
+    ),
   }),
 );
 
@@ -30,7 +41,8 @@ const adminGetReadinessOp = defineOperation({
     "variant in stock, untracked or open to backorder), `NO_SHIPPING_METHOD` (no active method serves " +
     "the store's country, unless every product is digital), `NO_PAYMENT_METHOD` (no manual method and " +
     "no provider integration), `NO_DOMAIN` (no domain, and the platform subdomain is only local). " +
-    "`ready` is true when the list is empty. The CLI prints the same list: `commerce readiness <org>`.",
+    "`ready` is true when the list is empty. `warnings` name what does not block selling but is missing " +
+    "(`EMAIL_NOT_CONFIGURED`: the service sends no email). The CLI prints the same lists: `commerce readiness <org>`.",
   tag: "Admin: store",
   access: "admin",
   response: Readiness,

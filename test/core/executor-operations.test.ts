@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { uploadedFile } from "../../src/core/body.ts";
 import { ApiError } from "../../src/core/errors.ts";
+import { recordEvent } from "../../src/core/events.ts";
 import type { ExecuteOptions, Outcome, Principal } from "../../src/core/executor.ts";
 import type { Caller, DashboardUser, Operation } from "../../src/core/operation.ts";
+import { immediately } from "../../src/db/sqlite.ts";
 import { activeAgent, newMerchant } from "../agents/helpers.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { png } from "../helpers/images.ts";
@@ -103,6 +105,11 @@ interface Fixtures {
   mediaToDelete: string;
   domainToRemove: string;
   agentToRevoke: { orgId: string; id: string };
+  /** An event fanned out to `webhookEndpointId`, whose delivery (to a closed port) is `webhookDeliveryId`. */
+  eventId: string;
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
+  webhookEndpointToDelete: string;
   /** A cart with one item, a PT shipping address and the PT shipping method. */
   cartId: string;
   cartItemId: string;
@@ -176,6 +183,7 @@ beforeAll(async () => {
       STRIPE_PUBLISHABLE_KEY: "pk_test_executor",
       STRIPE_WEBHOOK_SECRET,
       CHECKOUT_API_SECRET: CHECKOUT_SECRET,
+      WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true",
     },
   });
   const orgA = (await t.org("Executor Shop A")).id;
@@ -246,6 +254,14 @@ beforeAll(async () => {
     fields: { antiPhishingKey: "first-key" },
   });
 
+  const hook = { url: "http://127.0.0.1:9/hooks", events: ["*"] };
+  const webhookEndpoint = await run("adminCreateWebhookEndpoint", admin, hook);
+  const webhookEndpointToDelete = await run("adminCreateWebhookEndpoint", admin, hook);
+  const eventId = await t.app.ctx.tenants.with(orgA, (tenant) =>
+    immediately(tenant.sqlite, () => recordEvent(tenant, "product.deleted", { id: "prod_executor" })),
+  );
+  const [webhookDelivery] = await run("adminListWebhookDeliveries", admin, { id: webhookEndpoint.id });
+
   // A dashboard user, signed up through the executor: its outcome body holds the session.
   const email = "owner@example.com";
   const signedUp = await run("signUpEmail", {}, { email, password: PASSWORD });
@@ -281,6 +297,10 @@ beforeAll(async () => {
     mediaToDelete: mediaToDelete.id,
     domainToRemove: domainToRemove.host,
     agentToRevoke: { orgId: agentMerchant.orgId, id: agentToRevoke.id },
+    eventId,
+    webhookEndpointId: webhookEndpoint.id,
+    webhookDeliveryId: webhookDelivery.id,
+    webhookEndpointToDelete: webhookEndpointToDelete.id,
     cartId: cart.id,
     cartItemId: cart.items[0]!.id,
     cartForRemoveItem: { id: cartForRemoveItem.id, itemId: cartForRemoveItem.items[0].id },
@@ -392,12 +412,18 @@ const table: Record<string, () => Row> = {
   adminListIntegrations: () => admin(),
   adminGetIntegration: () => admin({ provider: "stripe" }),
   adminGetReadiness: () => admin(),
+  adminPreviewEmail: () => admin({ template: "order_shipped", locale: "pt" }),
   adminListMedia: () => admin(),
   adminListDomains: () => admin(),
   // The dashboard user's organization, which has a member.
   adminListAgents: () => admin(),
   adminListMembers: () => ({ ...admin(), principal: { caller: apiKeyCaller(F.dashboard.organizationId) } }),
   adminExportProducts: () => admin(),
+  adminListEvents: () => admin({ type: "product.deleted" }),
+  adminGetEvent: () => admin({ id: F.eventId }),
+  adminListWebhookEndpoints: () => admin(),
+  adminGetWebhookEndpoint: () => admin({ id: F.webhookEndpointId }),
+  adminListWebhookDeliveries: () => admin({ id: F.webhookEndpointId }),
 
   // dashboard reads
   getSession: () => userRow(),
@@ -421,6 +447,13 @@ const table: Record<string, () => Row> = {
   adminUpdateShippingMethod: () => admin({ id: F.shippingMethodId, minDays: 1, maxDays: 3 }),
   adminPutIntegration: () => admin({ provider: "ifthenpay", fields: { antiPhishingKey: "second-key" } }),
   adminAddDomain: () => admin({ host: "added.executor.example" }, 201),
+  adminCreateWebhookEndpoint: () =>
+    admin({ url: "http://localhost:9/new", events: ["order.paid"], description: "ERP" }, 201),
+  adminUpdateWebhookEndpoint: () => admin({ id: F.webhookEndpointId, description: "Accounting" }),
+  adminRotateWebhookSecret: () => admin({ id: F.webhookEndpointId }),
+  // Both answer what the closed port did: the operations succeed whatever the receiver does.
+  adminPingWebhookEndpoint: () => admin({ id: F.webhookEndpointId }),
+  adminRetryWebhookDelivery: () => admin({ id: F.webhookEndpointId, deliveryId: F.webhookDeliveryId }),
   adminImportProducts: () =>
     admin({ csv: "slug,name.en,sku,price\nexecutor-mug,Executor mug,EXEC-MUG,9.00\n" }),
 
@@ -454,6 +487,7 @@ const table: Record<string, () => Row> = {
   // deletes, each of its own resource
   adminDeleteProduct: () => admin({ id: F.productToDelete }, 204),
   adminDeleteMedia: () => admin({ id: F.mediaToDelete }, 204),
+  adminDeleteWebhookEndpoint: () => admin({ id: F.webhookEndpointToDelete }, 204),
   adminRemoveDomain: () => admin({ host: F.domainToRemove }, 204),
   adminRevokeAgent: () => ({
     ...admin({ id: F.agentToRevoke.id }),

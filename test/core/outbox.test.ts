@@ -119,6 +119,33 @@ describe("work after commit", () => {
     expect(ranMarkers(log)).toEqual(["once"]);
   });
 
+  test("a handler throwing RetryAt is run again after the delay it chose, and those attempts do not count", async () => {
+    const { t, log, org, send } = await setup();
+    const { body } = await send({ marker: "own-schedule", kind: "queued", retryTimes: 1, retryInMs: 400 });
+    await until(() => outboxRow(t, org.id, body.data.job)?.last_error === "retry 1 asked");
+    const waiting = t.app.ctx.tenants
+      .acquire(org.id)
+      .sqlite.query("SELECT status, attempts, next_attempt_at FROM outbox WHERE id = ?")
+      .get(body.data.job) as { status: string; attempts: number; next_attempt_at: number };
+    expect(waiting.status).toBe("pending");
+    expect(waiting.attempts).toBe(0);
+    // Its own delay (400 ms), not the outbox's back-off (1 s after a first failure).
+    expect(waiting.next_attempt_at - Date.now()).toBeGreaterThan(200);
+    expect(waiting.next_attempt_at - Date.now()).toBeLessThanOrEqual(400);
+    expect(ranMarkers(log)).toEqual([]);
+    await until(() => outboxRow(t, org.id, body.data.job)?.status === "done");
+    expect(ranMarkers(log)).toEqual(["own-schedule"]);
+    expect(outboxRow(t, org.id, body.data.job)?.attempts).toBe(1);
+  });
+
+  test("RetryAt more times than MAX_ATTEMPTS never fails the row: the handler bounds its own schedule", async () => {
+    const { t, log, org, send } = await setup();
+    const { body } = await send({ marker: "many-retries", kind: "queued", retryTimes: 15, retryInMs: 5 });
+    await until(() => outboxRow(t, org.id, body.data.job)?.status === "done");
+    expect(ranMarkers(log)).toEqual(["many-retries"]);
+    expect(outboxRow(t, org.id, body.data.job)?.attempts).toBe(1);
+  });
+
   test("back-off doubles from one second and is capped at an hour", () => {
     expect([1, 2, 3, 4].map(retryDelay)).toEqual([1000, 2000, 4000, 8000]);
     expect(retryDelay(30)).toBe(3600 * 1000);

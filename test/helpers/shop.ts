@@ -84,11 +84,10 @@ export async function stockedVariant(
 }
 
 /** One shirt ordered through the storefront API, paid by bank transfer (turned on first); answers the order. */
-export async function placeBankTransferOrder(shop: Shop) {
+export async function placeBankTransferOrder(shop: Shop, email = "buyer@example.com") {
   await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
   const items = [{ variantId: shop.shirt.variants[0].id, quantity: 1 }];
-  const cart = (await shop.storefront("/v1/carts", { body: { email: "buyer@example.com", items } })).body
-    .data;
+  const cart = (await shop.storefront("/v1/carts", { body: { email, items } })).body.data;
   await shop.storefront(`/v1/carts/${cart.id}/shipping-address`, { body: PT_ADDRESS });
   await shop.storefront(`/v1/carts/${cart.id}/shipping-method`, {
     body: { shippingMethodId: shop.ptShipping.id },

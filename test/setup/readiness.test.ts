@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => t.cleanup());
 
-async function readiness(key: string): Promise<{ ready: boolean; blockers: Blocker[] }> {
+async function readiness(key: string): Promise<{ ready: boolean; blockers: Blocker[]; warnings: Blocker[] }> {
   const { status, body } = await t.json("/v1/admin/readiness", { headers: { "x-api-key": key } });
   expect(status).toBe(200);
   return body.data;
@@ -78,7 +78,30 @@ describe("GET /v1/admin/readiness", () => {
 
   test("a shop with a sellable product, a shipping method for its country, a payment method and a domain is ready", async () => {
     const { org } = await shopWithout("Ready shop", "nothing");
-    expect(await readiness(org.key)).toEqual({ ready: true, blockers: [] });
+    expect(await readiness(org.key)).toEqual({
+      ready: true,
+      blockers: [],
+      warnings: [
+        {
+          code: "EMAIL_NOT_CONFIGURED",
+          message: expect.stringContaining("No email is sent"),
+          fix: expect.stringContaining("SMTP_URL"),
+        },
+      ],
+    });
+  });
+
+  test("with SMTP_URL set there is no warning: email is configured", async () => {
+    const mailing = makeTestApp({
+      env: { SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "shop@example.com" },
+    });
+    try {
+      const org = await mailing.org("Mailing shop");
+      const { body } = await mailing.json("/v1/admin/readiness", { headers: { "x-api-key": org.key } });
+      expect(body.data.warnings).toEqual([]);
+    } finally {
+      mailing.cleanup();
+    }
   });
 
   test("a product counts only when active with a variant in stock, untracked or open to backorder", async () => {
@@ -241,7 +264,11 @@ describe("commerce readiness", () => {
         const run = await cli("readiness", ref);
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
-        expect(run.stdout.trim()).toBe("Cli ready (cli-ready) is ready to sell");
+        expect(run.stdout.trim().split("\n").slice(0, 3)).toEqual([
+          "Cli ready (cli-ready) is ready to sell",
+          "Worth doing:",
+          expect.stringMatching(/^ {2}EMAIL_NOT_CONFIGURED {2}No email is sent/),
+        ]);
       }
     },
     CLI_TIMEOUT_MS,

@@ -10,6 +10,9 @@ import m5 from "./0005_outbox_and_idempotency_effects.sql" with { type: "text" }
 import m6 from "./0006_payments.sql" with { type: "text" };
 import m7 from "./0007_store_allowed_origins.sql" with { type: "text" };
 import m8 from "./0008_media.sql" with { type: "text" };
+import m9 from "./0009_events.sql" with { type: "text" };
+import m10 from "./0010_webhooks.sql" with { type: "text" };
+import m11 from "./0011_store_email_settings.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -23,5 +26,8 @@ export const migrations: EmbeddedMigrations = {
     "0006_payments": m6,
     "0007_store_allowed_origins": m7,
     "0008_media": m8,
+    "0009_events": m9,
+    "0010_webhooks": m10,
+    "0011_store_email_settings": m11,
   },
 };
