@@ -1,6 +1,7 @@
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { iso } from "../lib/time.ts";
+import { tidyNowAndThen } from "./housekeeping.ts";
 
 // Events: what happened in a shop, recorded in its own file in the transaction of the change, so an
 // event exists exactly when its change does. Each is `{id, type, createdAt, data: {object}}`, the
@@ -20,6 +21,7 @@ export const EVENT_TYPES = [
   "product.deleted",
   "inventory.low_stock",
   "customer.created",
+  "webhook_endpoint.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -47,16 +49,14 @@ const view = (row: EventRow): StoredEvent => ({
   data: { object: JSON.parse(row.data) },
 });
 
-/** When each open shop last dropped its old events: at most once an hour, by the write that records one. */
-const lastPrune = new WeakMap<TenantDb, number>();
-const PRUNE_EVERY_MS = 3600 * 1000;
+/** Old events are dropped at most once an hour per open shop, by the write that records one. */
+export const PRUNE_EVERY_MS = 3600 * 1000;
 
 /** Records an event in the caller's transaction and runs the modules' reactions to it. */
 export function recordEvent(tenant: TenantDb, type: EventType, object: unknown, at = Date.now()): string {
-  if (at - (lastPrune.get(tenant) ?? 0) > PRUNE_EVERY_MS) {
-    lastPrune.set(tenant, at);
-    tenant.sqlite.query("DELETE FROM events WHERE created_at < ?").run(at - EVENT_RETENTION_MS);
-  }
+  tidyNowAndThen(tenant, "events", PRUNE_EVERY_MS, at, () =>
+    tenant.sqlite.query("DELETE FROM events WHERE created_at < ?").run(at - EVENT_RETENTION_MS),
+  );
   const id = newId("evt");
   tenant.sqlite
     .query("INSERT INTO events (id, type, data, created_at) VALUES (?, ?, ?, ?)")

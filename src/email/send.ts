@@ -34,6 +34,7 @@ const SENT_ON: Partial<Record<EventType, { template: TemplateName; to: Recipient
   "order.refunded": [{ template: "order_refunded", to: "shopper" }],
   "order.cancelled": [{ template: "order_cancelled", to: "shopper" }],
   "inventory.low_stock": [{ template: "low_stock", to: "shop" }],
+  "webhook_endpoint.disabled": [{ template: "webhook_failing", to: "shop" }],
 };
 
 interface EmailJob {
@@ -164,6 +165,20 @@ function templateData(
       variant: { productName: product.name, title: variant.title, sku: variant.sku },
       stock: level.onHand,
       threshold: level.lowStockThreshold,
+    };
+  }
+  if (template === "webhook_failing") {
+    const endpoint = event.data.object as {
+      url: string;
+      failingSince: string | null;
+      lastStatusCode: number | null;
+    };
+    return {
+      store: shop,
+      adminUrl: `${dashboard}/settings/webhooks`,
+      endpointUrl: endpoint.url,
+      failingSince: endpoint.failingSince ?? event.createdAt,
+      lastStatus: endpoint.lastStatusCode,
     };
   }
   const order = event.data.object as OrderView;

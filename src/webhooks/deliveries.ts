@@ -1,6 +1,13 @@
 import type { AppContext } from "../app-context.ts";
 import { ApiError, notFound } from "../core/errors.ts";
-import { type EventType, findEvent } from "../core/events.ts";
+import {
+  EVENT_RETENTION_MS,
+  type EventType,
+  findEvent,
+  PRUNE_EVERY_MS,
+  recordEvent,
+} from "../core/events.ts";
+import { tidyNowAndThen } from "../core/housekeeping.ts";
 import type { EventWork } from "../core/module.ts";
 import type { AfterCommit } from "../core/operation.ts";
 import { type Job, RetryAt } from "../core/outbox.ts";
@@ -9,7 +16,14 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import { iso, isoOrNull } from "../lib/time.ts";
 import type { EndpointPolicy } from "./endpoint-url.ts";
-import { disableEndpoint, type EndpointRow, findEndpoint, getEndpoint, signingSecrets } from "./endpoints.ts";
+import {
+  disableEndpoint,
+  type EndpointRow,
+  endpointView,
+  findEndpoint,
+  getEndpoint,
+  signingSecrets,
+} from "./endpoints.ts";
 import { type DeliveryResult, deliverWebhook } from "./outbound.ts";
 import { nextAttemptDelay } from "./schedule.ts";
 import { signatureHeaders } from "./signing.ts";
@@ -78,6 +92,12 @@ export function fanOut(tenant: TenantDb, event: { id: string; type: EventType },
     )
     .all(event.type) as { id: string }[];
   const now = Date.now();
+  // Settled deliveries are kept as long as the events they carried.
+  tidyNowAndThen(tenant, "webhook deliveries", PRUNE_EVERY_MS, now, () =>
+    tenant.sqlite
+      .query("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ?")
+      .run(now - EVENT_RETENTION_MS),
+  );
   for (const { id: endpointId } of endpoints) {
     const id = newId("whd");
     const jobId = work.enqueue(DELIVER_JOB, { deliveryId: id });
@@ -126,6 +146,22 @@ function settle(
     .run(status, error, now, id);
 }
 
+/**
+ * Disables an endpoint the service gave up on and records `webhook_endpoint.disabled`: the shop is
+ * told by email (the email module's reaction) and its other endpoints receive it.
+ */
+function disableFailing(
+  tenant: TenantDb,
+  endpoint: EndpointRow,
+  reason: string,
+  lastStatusCode: number | null,
+  now: number,
+): void {
+  disableEndpoint(tenant, endpoint.id, reason, now);
+  const disabled = endpointView(findEndpoint(tenant, endpoint.id)!, now);
+  recordEvent(tenant, "webhook_endpoint.disabled", { ...disabled, lastStatusCode }, now);
+}
+
 /** The job: one attempt of a delivery, then its outcome recorded and the next attempt scheduled. */
 export async function deliverJob(job: Job, tenant: TenantDb, ctx: AppContext): Promise<void> {
   const { deliveryId } = job.payload as { deliveryId: string };
@@ -166,7 +202,7 @@ function recordAttempt(
     return null;
   }
   if (result.status === 410) {
-    disableEndpoint(tenant, endpoint.id, "the endpoint answered 410 Gone", now);
+    disableFailing(tenant, endpoint, "the endpoint answered 410 Gone", result.status, now);
     settle(tenant, deliveryId, "failed", null, now);
     return null;
   }
@@ -175,7 +211,7 @@ function recordAttempt(
     .query("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?")
     .run(failingSince, endpoint.id);
   if (now - failingSince >= FAILING_LIMIT_MS) {
-    disableEndpoint(tenant, endpoint.id, "deliveries failed for 3 days", now);
+    disableFailing(tenant, endpoint, "deliveries failed for 3 days", result.status, now);
     settle(tenant, deliveryId, "failed", null, now);
     return null;
   }

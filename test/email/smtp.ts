@@ -26,7 +26,8 @@ export interface TestSmtpServer {
 /** Recipients whose RCPT TO the server answers with 550. */
 export const REFUSED_RECIPIENT = /@refused\.example$/;
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** On `port` when given (a port a test reserved), else on one of the kernel's choosing. */
+export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
   const received: Received[] = [];
   const logins: string[] = [];
   const server = new SMTPServer({
@@ -54,10 +55,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    port,
+    port: (server.server.address() as AddressInfo).port,
     received,
     logins,
     close: () => new Promise((resolve) => server.close(() => resolve())),
