@@ -80,23 +80,23 @@ afterAll(async () => {
 
 describe("SIGKILL between a change's commit and what it sends out", () => {
   test("the webhook in flight when the service died is delivered after the restart, with the same webhook-id and a valid signature; the email the SMTP server could not take yet is sent once", async () => {
-    const endpoint = await (
+    const endpoint = (await (
       await admin("/v1/admin/webhook-endpoints", {
         url: `http://127.0.0.1:${receiver.port}/hook`,
         events: ["*"],
       })
-    ).json();
+    ).json()) as { data: { secret: string } };
     const lowStock = await fetch(`${server!.url}/v1/admin/store`, {
       method: "PATCH",
       headers: { "x-api-key": org.key, "content-type": "application/json" },
       body: JSON.stringify({ contactEmail: "team@kill-shop.example", lowStockThreshold: 5 }),
     });
     expect(lowStock.status).toBe(200);
-    const created = await (
+    const created = (await (
       await admin("/v1/admin/products", { name: { en: "Kettle" }, variants: [{ price: 3000 }] })
-    ).json();
+    ).json()) as { data: { variants: { id: string }[] } };
     // A stock that falls to the threshold: `inventory.low_stock`, which emails the shop (SMTP is down).
-    const variantId = created.data.variants[0].id;
+    const variantId = created.data.variants[0]!.id;
     for (const change of [{ onHand: 9, tracked: true }, { adjust: -4 }]) {
       const res = await fetch(`${server!.url}/v1/admin/inventory/${variantId}`, {
         method: "PATCH",
