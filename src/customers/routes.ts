@@ -54,7 +54,7 @@ const SignUpBody = Body({
 });
 const SignInBody = Body({ email: Email, password: Text({ min: 1, max: 256 }) });
 
-const Customer = named(
+export const Customer = named(
   "Customer",
   Type.Object({
     id: Type.String(),

@@ -4,9 +4,11 @@ import type { Config } from "../config.ts";
 import type { Upload } from "../core/body.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { ERROR_STATUS } from "../core/errors.ts";
+import { EVENT_TYPES } from "../core/events.ts";
 import { isTenantWrite, type Operation } from "../core/operation.ts";
 import { ErrorBody, namedSchemas, PageMeta, PageQuery } from "../core/schemas.ts";
 import { CUSTOMER_COOKIE, CUSTOMER_HEADER } from "../customers/customer-session.ts";
+import { deliveredEvent, EVENT_CATALOG } from "../webhooks/event-catalog.ts";
 
 type Json = Record<string, unknown>;
 
@@ -454,6 +456,58 @@ const SECURITY_SCHEMES: Record<string, Json> = {
 };
 
 /** Builds the OpenAPI 3.1 document of every declared operation. */
+/** A header every webhook delivery carries (Standard Webhooks). */
+const webhookHeader = (name: string, description: string): Json => ({
+  name,
+  in: "header",
+  required: true,
+  description,
+  schema: { type: "string" },
+});
+
+const WEBHOOK_HEADERS = [
+  webhookHeader("webhook-id", "The message id: the same on every retry of one delivery"),
+  webhookHeader("webhook-timestamp", "When this attempt was signed, in seconds since 1970"),
+  webhookHeader(
+    "webhook-signature",
+    "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret " +
+      "(two, space-separated, while a rotated secret is still valid)",
+  ),
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: what the service POSTs to a merchant's endpoint, one entry per event type,
+ * the body typed by the object the event carries (src/webhooks/event-catalog.ts).
+ */
+function webhooksSection(toJson: ToJson): Json {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+          summary: EVENT_CATALOG[type].summary,
+          description:
+            "Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks " +
+            "says, retried for about 3.5 days until a 2xx (docs/webhooks.md).",
+          tags: ["Admin: events and webhooks"],
+          // The receiver authenticates the service by the signature headers, not by a scheme of this API.
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: toJson(deliveredEvent(type)) } },
+          },
+          responses: {
+            "200": { description: "Received: any 2xx ends the delivery" },
+            "410": { description: "Gone: the service disables the endpoint and sends it nothing more" },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(operations: Operation[], config: Config): Json {
   const { schemas, toJson } = schemaPublisher();
   const responses: Record<string, Json> = {};
@@ -474,6 +528,7 @@ export function buildOpenApiDocument(operations: Operation[], config: Config): J
       ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
     })),
     paths,
+    webhooks: webhooksSection(toJson),
     components: {
       schemas,
       responses,

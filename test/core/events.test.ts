@@ -141,6 +141,20 @@ describe("GET /v1/admin/events", () => {
   });
 });
 
+describe("the catalog of event types", () => {
+  test("the OpenAPI document's webhooks section has one POST per event type, its body typed by the object", async () => {
+    const { EVENT_TYPES } = await import("../../src/core/events.ts");
+    const doc = (await t.json("/v1/openapi.json")).body;
+    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
+    const body = (type: string) => doc.webhooks[type].post.requestBody.content["application/json"].schema;
+    expect(body("order.paid").properties.data.properties.object).toEqual({ $ref: "#/components/schemas/Order" });
+    expect(body("product.deleted").properties.data.properties.object).toEqual({
+      $ref: "#/components/schemas/Product",
+    });
+    expect(body("order.paid").properties.type).toMatchObject({ const: "order.paid" });
+  });
+});
+
 describe("retention", () => {
   test("events older than 30 days are dropped by a later recording (at most once an hour per open shop)", async () => {
     const { recordEvent, findEvent } = await import("../../src/core/events.ts");

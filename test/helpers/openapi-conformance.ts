@@ -97,6 +97,16 @@ export class AnswerChecker {
     return `the body does not fit the declared schema: ${errors.join("; ")}`;
   }
 
+  /** Why a webhook body (as delivered) does not fit the document's `webhooks` entry of its type, or undefined. */
+  webhookProblem(body: string): string | undefined {
+    const { type } = JSON.parse(body) as { type: string };
+    const schema = this.doc.webhooks?.[type]?.post?.requestBody?.content?.["application/json"]?.schema;
+    if (!schema) return `webhook ${type} is not in the document`;
+    const validate = this.validator(`webhook ${type}`, schema);
+    if (validate(JSON.parse(body))) return undefined;
+    return `the ${type} body does not fit: ${(validate.errors ?? []).slice(0, 3).map(describeError).join("; ")}`;
+  }
+
   /** A response, or the one under `components/responses` that it refers to. */
   private resolve(entry: Json): Json {
     if (!entry.$ref) return entry;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startSmtpServer, type TestSmtpServer } from "../email/smtp.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { adminClient } from "../helpers/catalog.ts";
+import { AnswerChecker } from "../helpers/openapi-conformance.ts";
 import { makeShop, placeBankTransferOrder, type Shop } from "../helpers/shop.ts";
 import { until, verify } from "./helpers.ts";
 import { type Receiver, startReceiver } from "./receivers.ts";
@@ -87,6 +88,9 @@ describe("a purchase delivered to the merchant's systems", () => {
     expect(accounting.requests.map((r) => (verify(r, paidOnly.secret) as { type: string }).type)).toEqual([
       "order.paid",
     ]);
+    // Each body is what the OpenAPI document's `webhooks` entry of its type declares.
+    const checker = new AnswerChecker((await t.json("/v1/openapi.json")).body);
+    expect(all.requests.map((r) => checker.webhookProblem(r.body)).filter(Boolean)).toEqual([]);
   });
 
   test("an endpoint answering 410 is disabled; the shop is told by email and the shop's other endpoints by webhook_endpoint.disabled", async () => {
@@ -105,6 +109,10 @@ describe("a purchase delivered to the merchant's systems", () => {
       data: { object: { id: string; enabled: boolean; disabledReason: string; lastStatusCode: number } };
     };
     expect(disabled.type).toBe("webhook_endpoint.disabled");
+    const checker = new AnswerChecker((await t.json("/v1/openapi.json")).body);
+    for (const request of [...watcher.requests, ...gone.requests]) {
+      expect(checker.webhookProblem(request.body)).toBeUndefined();
+    }
     expect(disabled.data.object).toMatchObject({
       id: goneEndpoint.id,
       enabled: false,
