@@ -1683,7 +1683,248 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "order.placed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was placed
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderPlacedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "order.paid": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order's payment was received
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderPaidWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "order.payment_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order's payment failed (the shopper may try again)
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderPaymentFailedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "order.cancelled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was cancelled
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderCancelledWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "order.fulfilled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An order was fulfilled
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderFulfilledWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "order.refunded": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Part or all of an order's payment was refunded
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["orderRefundedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "product.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A product was created
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["productCreatedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "product.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A product was changed
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["productUpdatedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "product.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A product was deleted (the product as it was)
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["productDeletedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "inventory.low_stock": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A variant's stock fell to the low-stock threshold
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["inventoryLowStockWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "customer.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A customer record was created
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["customerCreatedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook_endpoint.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The service gave up on one of the shop's webhook endpoints
+     * @description Sent to each enabled endpoint whose `events` hold this type or `*`, signed as Standard Webhooks says, retried for about 3.5 days until a 2xx (docs/webhooks.md).
+     */
+    post: operations["webhookEndpointDisabledWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     Caller: {
@@ -2461,7 +2702,8 @@ export interface components {
         | "product.updated"
         | "product.deleted"
         | "inventory.low_stock"
-        | "customer.created";
+        | "customer.created"
+        | "webhook_endpoint.disabled";
       /**
        * Format: date-time
        * @description ISO 8601 UTC
@@ -2488,6 +2730,7 @@ export interface components {
         | "product.deleted"
         | "inventory.low_stock"
         | "customer.created"
+        | "webhook_endpoint.disabled"
         | "*"
       )[];
       description: string | null;
@@ -2524,6 +2767,7 @@ export interface components {
         | "product.deleted"
         | "inventory.low_stock"
         | "customer.created"
+        | "webhook_endpoint.disabled"
         | "*"
       )[];
       description: string | null;
@@ -7530,6 +7774,7 @@ export interface operations {
             | "product.deleted"
             | "inventory.low_stock"
             | "customer.created"
+            | "webhook_endpoint.disabled"
             | "*"
           )[];
           /** @description A note for the merchant: what this endpoint is */
@@ -7704,6 +7949,7 @@ export interface operations {
             | "product.deleted"
             | "inventory.low_stock"
             | "customer.created"
+            | "webhook_endpoint.disabled"
             | "*"
           )[];
           description?: string | null;
@@ -8080,6 +8326,600 @@ export interface operations {
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];
+    };
+  };
+  orderPlacedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.placed";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderPaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.paid";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderPaymentFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.payment_failed";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.cancelled";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderFulfilledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.fulfilled";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderRefundedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "order.refunded";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Order"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  productCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "product.created";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Product"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  productUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "product.updated";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Product"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  productDeletedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "product.deleted";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Product"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  inventoryLowStockWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "inventory.low_stock";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["InventoryLevel"] & {
+              /** @description The store's threshold it fell to */
+              lowStockThreshold: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  customerCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "customer.created";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["Customer"];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEndpointDisabledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message id: the same on every retry of one delivery */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in seconds since 1970 */
+        "webhook-timestamp": string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two, space-separated, while a rotated secret is still valid) */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Id (`evt_…`) */
+          id: string;
+          /** @constant */
+          type: "webhook_endpoint.disabled";
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC
+           */
+          createdAt: string;
+          data: {
+            object: components["schemas"]["WebhookEndpoint"] & {
+              /** @description The HTTP status of the last attempt; null when no answer came */
+              lastStatusCode: number | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx ends the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the service disables the endpoint and sends it nothing more */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }
