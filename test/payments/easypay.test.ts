@@ -175,6 +175,14 @@ describe("single payments", () => {
       status: "cancelled",
       paymentStatus: "failed",
     });
+    // The failure is an event of the order, and so is the cancel it caused (docs/events.md); newest first.
+    const events = (
+      await shop.admin.get("/v1/admin/events?type=order.payment_failed,order.cancelled&limit=100")
+    ).body.data as { type: string; data: { object: { id: string } } }[];
+    expect(events.filter((e) => e.data.object.id === failed.order.id).map((e) => e.type)).toEqual([
+      "order.payment_failed",
+      "order.cancelled",
+    ]);
 
     const deleted = await easypayOrder();
     deleted.payment.payment_status = "deleted";
