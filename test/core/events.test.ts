@@ -147,7 +147,9 @@ describe("the catalog of event types", () => {
     const doc = (await t.json("/v1/openapi.json")).body;
     expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
     const body = (type: string) => doc.webhooks[type].post.requestBody.content["application/json"].schema;
-    expect(body("order.paid").properties.data.properties.object).toEqual({ $ref: "#/components/schemas/Order" });
+    expect(body("order.paid").properties.data.properties.object).toEqual({
+      $ref: "#/components/schemas/Order",
+    });
     expect(body("product.deleted").properties.data.properties.object).toEqual({
       $ref: "#/components/schemas/Product",
     });
