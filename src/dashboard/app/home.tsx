@@ -15,13 +15,28 @@ const FIX_PAGE: Record<Blocker["code"], { to: string; label: string }> = {
   NO_DOMAIN: { to: "/settings/domains", label: "Add a domain" },
 };
 
+/** Where each readiness warning is explained. */
+const WARNING_PAGE: Record<Schemas["Readiness"]["warnings"][number]["code"], { to: string; label: string }> =
+  {
+    EMAIL_NOT_CONFIGURED: { to: "/settings/email", label: "Email settings" },
+  };
+
 function Readiness() {
   const readiness = useQuery({
     queryKey: ["readiness"],
     queryFn: () => unwrap(api.GET("/v1/admin/readiness")),
   });
   if (!readiness.data) return <QueryState query={readiness} what="the readiness checklist" />;
-  const { ready, blockers } = readiness.data;
+  const { ready, blockers, warnings } = readiness.data;
+  return (
+    <>
+      <Blockers ready={ready} blockers={blockers} />
+      {warnings.length > 0 && <Warnings warnings={warnings} />}
+    </>
+  );
+}
+
+function Blockers({ ready, blockers }: { ready: boolean; blockers: Blocker[] }) {
   return (
     <section aria-labelledby="readiness" className="card">
       <h2 id="readiness" className="text-lg font-semibold">
@@ -44,6 +59,34 @@ function Readiness() {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** What does not block selling but is missing: a card apart from the blockers, each linking to where it is explained. */
+function Warnings({ warnings }: { warnings: Schemas["Readiness"]["warnings"] }) {
+  return (
+    <section aria-labelledby="readiness-warnings" className="card">
+      <h2 id="readiness-warnings" className="text-lg font-semibold">
+        Worth knowing
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">These do not stop orders.</p>
+      <ul className="mt-3 space-y-2">
+        {warnings.map((warning) => (
+          <li
+            key={warning.code}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 bg-slate-50 px-3 py-2"
+          >
+            <span className="text-sm text-slate-800">{warning.message}.</span>
+            <Link
+              to={WARNING_PAGE[warning.code].to}
+              className="text-sm font-medium text-indigo-800 underline"
+            >
+              {WARNING_PAGE[warning.code].label}
+            </Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { Categories } from "./categories.tsx";
 import { Coupons } from "./coupons.tsx";
 import { CustomerDetail, Customers } from "./customers.tsx";
 import { Domains } from "./domains.tsx";
+import { EmailSettingsPage } from "./email.tsx";
 import { Home } from "./home.tsx";
 import { Inventory } from "./inventory.tsx";
 import { Members } from "./members.tsx";
@@ -18,6 +19,7 @@ import { ApiKeys, Settings } from "./settings.tsx";
 import { Shipping } from "./shipping.tsx";
 import { StoreSettingsPage } from "./store-settings.tsx";
 import { Field, FormDialog, fieldError } from "./ui.tsx";
+import { WebhookEndpointPage, Webhooks } from "./webhooks.tsx";
 
 const NAV = [
   ["Home", "/"],
@@ -57,6 +59,10 @@ function Page({ path }: { path: string }) {
   if (path === "/settings/domains") return <Domains />;
   if (path === "/settings/members") return <Members />;
   if (path === "/settings/agents") return <Agents />;
+  if (path === "/settings/webhooks") return <Webhooks />;
+  if (path.startsWith("/settings/webhooks/"))
+    return <WebhookEndpointPage id={path.slice("/settings/webhooks/".length)} />;
+  if (path === "/settings/email") return <EmailSettingsPage />;
   return (
     <div className="card max-w-xl">
       <h1 className="text-2xl font-semibold">Page not found</h1>

@@ -60,6 +60,22 @@ export function Settings() {
             The agents acting for your store, what they may do; revoke them.
           </p>
         </li>
+        <li className="card">
+          <Link to="/settings/webhooks" className="font-semibold text-indigo-800 underline">
+            Webhooks
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">
+            Tell your own systems when orders and products change.
+          </p>
+        </li>
+        <li className="card">
+          <Link to="/settings/email" className="font-semibold text-indigo-800 underline">
+            Email
+          </Link>
+          <p className="mt-1 text-sm text-slate-700">
+            Whether email is sent, the sender name and reply-to address, and previews of each email.
+          </p>
+        </li>
       </ul>
     </>
   );
