@@ -250,6 +250,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Email a dashboard user a link to set a new password
+     * @description Always the same 202, whether or not the email has an account, after the same work. For an account, a link to `BASE_URL/dashboard/reset-password?token=…` valid 30 minutes is emailed (older unused links stop working). 429 `RATE_LIMITED` past 5 requests an hour per email or 20 per client address.
+     */
+    post: operations["requestPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/password-reset/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new dashboard password with a reset link's token
+     * @description Sets the password (the rules of sign-up), uses the token and signs the user out everywhere (every session ends). A token that is unknown, used, replaced by a newer one or expired is one answer: 400 `TOKEN_INVALID`.
+     */
+    post: operations["confirmPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/invitations/lookup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What an invitation link is for
+     * @description The organization, email and role of a pending invitation, for the page that accepts it. The token travels in the body, not the URL, so that it stays out of logs. A token that is unknown, used, revoked or expired is 400 `TOKEN_INVALID`.
+     */
+    post: operations["lookupInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/invitations/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Join an organization with an invitation
+     * @description Signed in (session cookie) as the invited email: `{token}` makes the user a member with the invitation's role and the organization the session's active one (200; another email is a 403). Without a session: `{token, password, name?}` creates the account of the invited email (the password rules of sign-up), signs it in (session cookie) and adds the membership (201); when the email has an account already, a 409 says to sign in first. An invitation is used once: a token that is unknown, used, revoked or expired is 400 `TOKEN_INVALID`; already a member is a 409.
+     */
+    post: operations["acceptInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/admin/domains": {
     parameters: {
       query?: never;
@@ -303,7 +383,7 @@ export interface paths {
     };
     /**
      * Members of the organization
-     * @description Each dashboard user of the organization with their role (`owner`, `admin`, `member`) and when they joined, oldest first. Users are added with the command line (`commerce user create --org`).
+     * @description Each dashboard user of the organization with their role (`owner`, `admin`, `member`) and when they joined, oldest first. Users join by invitation (`POST /v1/admin/members/invitations`) or are added with the command line (`commerce user create --org`).
      */
     get: operations["adminListMembers"];
     put?: never;
@@ -312,6 +392,74 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/members/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pending invitations
+     * @description Invitations neither accepted, revoked nor expired, newest first (an organization has few, so the list is not paged).
+     */
+    get: operations["adminListInvitations"];
+    put?: never;
+    /**
+     * Invite someone to the organization by email
+     * @description Emails a link to `BASE_URL/dashboard/invitations/accept?token=…`, valid 7 days and used once; accepting it (`POST /api/auth/invitations/accept`) makes the email's user a member with the role. Inviting an email again replaces its pending invitation. An email that is already a member is a 409. From the dashboard, owners and admins only; an admin (or an admin-scoped API key) neither gives the `owner` role nor changes or removes an owner (403).
+     */
+    post: operations["adminInviteMember"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/members/invitations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a pending invitation
+     * @description Its link stops working at once. An invitation that is not pending (accepted, revoked, expired) or not this organization's is a 404. From the dashboard, owners and admins only.
+     */
+    delete: operations["adminRevokeInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/members/{userId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member from the organization
+     * @description The user keeps their account and loses access to this organization at once. Removing the last owner is a 409. From the dashboard, owners and admins only; an admin (or an admin-scoped API key) neither gives the `owner` role nor changes or removes an owner (403).
+     */
+    delete: operations["adminRemoveMember"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member's role
+     * @description Demoting the last owner is a 409: an organization always keeps one. From the dashboard, owners and admins only; an admin (or an admin-scoped API key) neither gives the `owner` role nor changes or removes an owner (403).
+     */
+    patch: operations["adminUpdateMember"];
     trace?: never;
   };
   "/v1/products": {
@@ -1234,6 +1382,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/account/password-reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Email a storefront account a link to set a new password
+     * @description Always the same 202, whether or not the email has an account of this store, after the same work. For an account, the store emails a link valid 30 minutes (older unused links stop working): `resetUrl` with `?token=…` added, where `resetUrl` is the storefront's page that asks for the new password and must be an https URL on one of the store's `allowedOrigins` (else 422 `UNPROCESSABLE`; `http://localhost` is also accepted outside production). The page sends the token and the new password to `POST /v1/account/password-reset/confirm`. 429 `RATE_LIMITED` past 5 requests an hour per email or 20 per client address.
+     */
+    post: operations["requestCustomerPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/password-reset/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new storefront password with a reset link's token
+     * @description Sets the password (the rules of sign-up), uses the token and ends every session of the account; the shopper then signs in with the new password. A token that is unknown, used, replaced by a newer one, expired or another store's is one answer: 400 `TOKEN_INVALID`.
+     */
+    post: operations["confirmCustomerPasswordReset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/admin/customers": {
     parameters: {
       query?: never;
@@ -1991,6 +2179,19 @@ export interface components {
       limit: number;
       total: number;
     };
+    InvitationPreview: {
+      organizationName: string;
+      /** @description Whom the invitation is for */
+      email: string;
+      role: "owner" | "admin" | "member";
+      /** @description The email has a dashboard account already: sign in to accept, rather than choose a password */
+      hasAccount: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      expiresAt: string;
+    };
     Domain: {
       /** @description Lower-case, without a trailing dot */
       host: string;
@@ -2007,6 +2208,23 @@ export interface components {
       email: string;
       name: string | null;
       role: "owner" | "admin" | "member";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+    };
+    Invitation: {
+      id: string;
+      email: string;
+      role: "owner" | "admin" | "member";
+      /** @description The inviter's email; null when an API key invited, or the inviter's account is gone */
+      invitedBy: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      expiresAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 UTC
@@ -3032,6 +3250,19 @@ export interface components {
         };
       };
     };
+    /** @description Malformed input (`TOKEN_INVALID`, `VALIDATION_ERROR`). */
+    TokenInvalidOrValidationError: {
+      headers: {
+        "x-request-id": components["headers"]["RequestId"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] & {
+          /** @enum {string} */
+          code: "TOKEN_INVALID" | "VALIDATION_ERROR";
+        };
+      };
+    };
     /** @description Conflict with the current state (`CONFLICT`, `IDEMPOTENCY_CONFLICT`). */
     ConflictOrIdempotencyConflict: {
       headers: {
@@ -3610,6 +3841,171 @@ export interface operations {
       503: components["responses"]["Unavailable"];
     };
   };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /**
+               * @description Always true: a link was sent if the email has an account, and the answer never says which
+               * @constant
+               */
+              accepted: true;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  confirmPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The `token` of the link the email carried */
+          token: string;
+          /** @description At least 8 characters */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["TokenInvalidOrValidationError"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  lookupInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The `token` of the link the email carried */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["InvitationPreview"];
+          };
+        };
+      };
+      400: components["responses"]["TokenInvalidOrValidationError"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The `token` of the link the email carried */
+          token: string;
+          /** @description At least 8 characters */
+          password?: string;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              user: components["schemas"]["User"];
+              session: components["schemas"]["Session"];
+            };
+          };
+        };
+      };
+      400: components["responses"]["TokenInvalidOrValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
   adminListDomains: {
     parameters: {
       query?: never;
@@ -3749,6 +4145,197 @@ export interface operations {
       400: components["responses"]["ValidationError"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Invitation"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminInviteMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "role": "admin"
+         *     }
+         */
+        "application/json": {
+          /** Format: email */
+          email: string;
+          /** @description An admin may give `admin` or `member`; only an owner gives `owner` */
+          role: "owner" | "admin" | "member";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Invitation"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRevokeInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`inv_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRemoveMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`usr_…`) */
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminUpdateMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`usr_…`) */
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          role: "owner" | "admin" | "member";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Member"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];
@@ -6917,6 +7504,103 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  requestCustomerPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "resetUrl": "https://shop.example.com/account/reset"
+         *     }
+         */
+        "application/json": {
+          /** Format: email */
+          email: string;
+          /** @description The storefront page the emailed link opens */
+          resetUrl: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /**
+               * @description Always true: a link was sent if the email has an account, and the answer never says which
+               * @constant
+               */
+              accepted: true;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  confirmCustomerPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The `token` of the emailed link */
+          token: string;
+          /** @description At least 8 characters */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["TokenInvalidOrValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

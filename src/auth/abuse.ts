@@ -10,11 +10,17 @@ import { RateLimiter } from "../core/rate-limit.ts";
 const HOUR = 60 * 60 * 1000;
 const FAILED_SIGN_INS_PER_EMAIL = 10;
 const FAILED_SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+// A reset request sends an email: few per account (the inbox of its owner is what is at stake), a
+// few more per client address.
+const RESET_REQUESTS_PER_EMAIL = 5;
+const RESET_REQUESTS_PER_ADDRESS = 20;
 
 interface AuthLimiters {
   signUpsPerAddress: RateLimiter;
   signInsPerAddress: RateLimiter;
   failedSignInsPerEmail: RateLimiter;
+  resetRequestsPerEmail: RateLimiter;
+  resetRequestsPerAddress: RateLimiter;
 }
 
 const limitersByApp = new WeakMap<AppContext, AuthLimiters>();
@@ -27,6 +33,8 @@ function limitersOf(ctx: AppContext): AuthLimiters {
       signUpsPerAddress: new RateLimiter(signUpsPerHour, HOUR),
       signInsPerAddress: new RateLimiter(signInsPerHour, HOUR),
       failedSignInsPerEmail: new RateLimiter(FAILED_SIGN_INS_PER_EMAIL, FAILED_SIGN_IN_WINDOW_MS),
+      resetRequestsPerEmail: new RateLimiter(RESET_REQUESTS_PER_EMAIL, HOUR),
+      resetRequestsPerAddress: new RateLimiter(RESET_REQUESTS_PER_ADDRESS, HOUR),
     };
     limitersByApp.set(ctx, limiters);
   }
@@ -60,4 +68,15 @@ export async function limitedSignIn<T>(
   const result = await check();
   if (result !== null) limiters.failedSignInsPerEmail.reset(accountKey);
   return result;
+}
+
+/**
+ * Counts a password reset request, whether or not the email has an account (the answer must not
+ * tell): 429 `RATE_LIMITED` past 20 an hour per client address, or 5 an hour per account (`scope`:
+ * the store, or the dashboard, and the email).
+ */
+export function countPasswordResetRequest(ctx: AppContext, client: ClientInfo, scope: string): void {
+  const limiters = limitersOf(ctx);
+  limiters.resetRequestsPerAddress.hit(addressOf(client));
+  limiters.resetRequestsPerEmail.hit(scope);
 }

@@ -1,11 +1,37 @@
 import { Type } from "@sinclair/typebox";
+import type { AppContext } from "../app-context.ts";
 import { ApiError } from "../core/errors.ts";
-import { defineOperation, Paged } from "../core/operation.ts";
+import { type Caller, defineOperation, Paged } from "../core/operation.ts";
 import { pageOf } from "../core/schemas.ts";
 import { iso } from "../lib/time.ts";
-import { AddDomainBody, Domain, DomainParams, ListMembersQuery, Member } from "./schema.ts";
+import { ACCOUNT_EMAIL_JOB, mailEnabled, sealAccountEmail } from "./account-email.ts";
+import {
+  changeMemberRole,
+  createInvitation,
+  findMember,
+  type Invitation as InvitationRecord,
+  invitationView,
+  listInvitations,
+  memberManager,
+  removeMember,
+  revokeInvitation,
+} from "./invitations.ts";
+import {
+  AddDomainBody,
+  Domain,
+  DomainParams,
+  Invitation,
+  InvitationParams,
+  InviteMemberBody,
+  ListMembersQuery,
+  Member,
+  MemberParams,
+  UpdateMemberBody,
+} from "./schema.ts";
 import {
   addDomain,
+  findOrganization,
+  findUser,
   listDomains,
   listMembers,
   removeDomain,
@@ -101,7 +127,8 @@ const adminListMembersOp = defineOperation({
   summary: "Members of the organization",
   description:
     "Each dashboard user of the organization with their role (`owner`, `admin`, `member`) and when " +
-    "they joined, oldest first. Users are added with the command line (`commerce user create --org`).",
+    "they joined, oldest first. Users join by invitation (`POST /v1/admin/members/invitations`) or are " +
+    "added with the command line (`commerce user create --org`).",
   tag: TAG,
   access: "admin",
   list: true,
@@ -118,9 +145,147 @@ const adminListMembersOp = defineOperation({
   },
 });
 
+const memberView = (member: ReturnType<typeof findMember>) => ({
+  ...member,
+  createdAt: iso(member.createdAt),
+});
+
+const ROLE_RULES =
+  "From the dashboard, owners and admins only; an admin (or an admin-scoped API key) neither gives the " +
+  "`owner` role nor changes or removes an owner (403).";
+
+/** The `member_invite` email, queued in the operation's transaction and sent after the commit. */
+function inviteEmail(ctx: AppContext, caller: Caller, invitation: InvitationRecord, token: string) {
+  const organizationName = findOrganization(ctx.platform, caller.orgId)?.name ?? "";
+  const inviter = caller.userId ? findUser(ctx.platform, caller.userId) : undefined;
+  return sealAccountEmail(ctx, {
+    template: "member_invite",
+    to: invitation.email,
+    data: {
+      organizationName,
+      // An API key invites on behalf of the organization itself.
+      inviterName: inviter ? (inviter.name ?? inviter.email) : organizationName,
+      role: invitation.role,
+      inviteUrl: `${ctx.config.baseUrl}/dashboard/invitations/accept?token=${token}`,
+    },
+  });
+}
+
+const adminInviteMemberOp = defineOperation({
+  method: "POST",
+  path: "/v1/admin/members/invitations",
+  operationId: "adminInviteMember",
+  summary: "Invite someone to the organization by email",
+  description:
+    "Emails a link to `BASE_URL/dashboard/invitations/accept?token=…`, valid 7 days and used once; " +
+    "accepting it (`POST /api/auth/invitations/accept`) makes the email's user a member with the role. " +
+    "Inviting an email again replaces its pending invitation. An email that is already a member is a 409. " +
+    ROLE_RULES,
+  tag: TAG,
+  access: "admin",
+  agent: false,
+  status: 201,
+  errors: ["CONFLICT"],
+  body: InviteMemberBody,
+  response: Invitation,
+  examples: { body: { email: "ana@example.com", role: "admin" } },
+  handler: ({ ctx, caller, body, afterCommit }) => {
+    const manager = memberManager(ctx.platform, caller);
+    const { invitation, token } = createInvitation(ctx.platform, caller.orgId, body, manager);
+    if (mailEnabled(ctx, { template: "member_invite", invitationId: invitation.id })) {
+      afterCommit.enqueue(ACCOUNT_EMAIL_JOB, inviteEmail(ctx, caller, invitation, token));
+    }
+    return invitationView(invitation);
+  },
+});
+
+const adminListInvitationsOp = defineOperation({
+  method: "GET",
+  path: "/v1/admin/members/invitations",
+  operationId: "adminListInvitations",
+  summary: "Pending invitations",
+  description:
+    "Invitations neither accepted, revoked nor expired, newest first (an organization has few, so the " +
+    "list is not paged).",
+  tag: TAG,
+  access: "admin",
+  response: Type.Array(Invitation),
+  handler: ({ ctx, caller }) => listInvitations(ctx.platform, caller.orgId).map(invitationView),
+});
+
+const adminRevokeInvitationOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/admin/members/invitations/{id}",
+  operationId: "adminRevokeInvitation",
+  summary: "Revoke a pending invitation",
+  description:
+    "Its link stops working at once. An invitation that is not pending (accepted, revoked, expired) or not " +
+    "this organization's is a 404. From the dashboard, owners and admins only.",
+  tag: TAG,
+  access: "admin",
+  agent: false,
+  status: 204,
+  params: InvitationParams,
+  handler: ({ ctx, caller, params }) => {
+    memberManager(ctx.platform, caller);
+    revokeInvitation(ctx.platform, caller.orgId, params.id);
+    return undefined;
+  },
+});
+
+const adminUpdateMemberOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/admin/members/{userId}",
+  operationId: "adminUpdateMember",
+  summary: "Change a member's role",
+  description: `Demoting the last owner is a 409: an organization always keeps one. ${ROLE_RULES}`,
+  tag: TAG,
+  access: "admin",
+  agent: false,
+  errors: ["CONFLICT"],
+  params: MemberParams,
+  body: UpdateMemberBody,
+  response: Member,
+  handler: ({ ctx, caller, params, body }) => {
+    changeMemberRole(
+      ctx.platform,
+      caller.orgId,
+      params.userId,
+      body.role,
+      memberManager(ctx.platform, caller),
+    );
+    return memberView(findMember(ctx.platform, caller.orgId, params.userId));
+  },
+});
+
+const adminRemoveMemberOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/admin/members/{userId}",
+  operationId: "adminRemoveMember",
+  summary: "Remove a member from the organization",
+  description:
+    "The user keeps their account and loses access to this organization at once. Removing the last owner " +
+    `is a 409. ${ROLE_RULES}`,
+  tag: TAG,
+  access: "admin",
+  agent: false,
+  status: 204,
+  errors: ["CONFLICT"],
+  params: MemberParams,
+  handler: ({ ctx, caller, params }) => {
+    removeMember(ctx.platform, caller.orgId, params.userId, memberManager(ctx.platform, caller));
+    return undefined;
+  },
+});
+
 export const authAdminOperations = [
   adminListDomainsOp,
   adminAddDomainOp,
   adminRemoveDomainOp,
   adminListMembersOp,
+  adminInviteMemberOp,
+  adminListInvitationsOp,
+  adminRevokeInvitationOp,
+  adminUpdateMemberOp,
+  adminRemoveMemberOp,
 ];

@@ -1,13 +1,15 @@
 import type { Module } from "../core/module.ts";
+import { accountOperations } from "./account-routes.ts";
 import { authAdminOperations } from "./admin-routes.ts";
 import { authOperations } from "./routes.ts";
 
 /**
  * Dashboard users, organizations, API keys and `/v1/me`, and the organization's domains and members
- * under `/v1/admin`; its tables are the control plane's.
+ * under `/v1/admin` with invitations, password resets; its tables are the control plane's (with the
+ * control plane's mail outbox, which the email module drains: src/auth/mail-outbox.ts).
  */
 export const authModule: Module = {
   name: "auth",
   tables: { file: "src/auth/tables.ts", database: "platform" },
-  operations: [...authOperations, ...authAdminOperations],
+  operations: [...authOperations, ...accountOperations, ...authAdminOperations],
 };

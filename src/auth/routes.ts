@@ -43,7 +43,7 @@ import {
   verifyPassword,
 } from "./service.ts";
 
-const TAG = "Dashboard auth";
+export const TAG = "Dashboard auth";
 
 const sessionView = (
   user: { id: string; email: string; name: string | null; createdAt: number },
@@ -59,7 +59,7 @@ const sessionView = (
 });
 
 /** Opens a session for a user whose credentials were just checked, and sets its cookie. */
-function startSession(call: { ctx: AppContext; client: ClientInfo }, user: PublicUser) {
+export function startSession(call: { ctx: AppContext; client: ClientInfo }, user: PublicUser) {
   const { token, session } = createSession(call.ctx.platform, user.id, call.client.userAgent);
   return new Reply(sessionView(user, session), {
     cookies: [{ name: SESSION_COOKIE, value: token, maxAgeSeconds: SESSION_TTL_MS / 1000 }],
@@ -67,7 +67,7 @@ function startSession(call: { ctx: AppContext; client: ClientInfo }, user: Publi
 }
 
 /** The signed-in user's session as it is now. */
-function currentSession(ctx: AppContext, user: DashboardUser) {
+export function currentSession(ctx: AppContext, user: DashboardUser) {
   const session = findSession(ctx.platform, user.sessionId);
   const account = findUser(ctx.platform, user.userId);
   if (!session || !account) throw new ApiError("UNAUTHORIZED", "Session expired or signed out");

@@ -43,7 +43,7 @@ const Session = named(
 
 export const SessionWithUser = Type.Object({ user: User, session: Session });
 
-const Role = Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]);
+export const Role = Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]);
 
 export const Organization = named(
   "Organization",
@@ -125,3 +125,27 @@ export const Member = named(
 );
 
 export const ListMembersQuery = Type.Object(PageQuery);
+
+export const Invitation = named(
+  "Invitation",
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    role: Role,
+    invitedBy: Type.Union([Type.String(), Type.Null()], {
+      description: "The inviter's email; null when an API key invited, or the inviter's account is gone",
+    }),
+    expiresAt: Timestamp,
+    createdAt: Timestamp,
+  }),
+);
+
+export const InviteMemberBody = Body({
+  email: Email,
+  role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")], {
+    description: "An admin may give `admin` or `member`; only an owner gives `owner`",
+  }),
+});
+export const InvitationParams = Type.Object({ id: Id("inv") });
+export const MemberParams = Type.Object({ userId: Id("usr") });
+export const UpdateMemberBody = Body({ role: Role });

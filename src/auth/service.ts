@@ -283,8 +283,16 @@ export async function createUser(
   platform: PlatformDb,
   input: { email: string; password: string; name?: string },
 ): Promise<PublicUser> {
+  return insertUser(platform, input, await hashPassword(input.password));
+}
+
+/** Stores a user whose password was hashed (`hashPassword`); 409 when the email has an account. */
+export function insertUser(
+  platform: PlatformDb,
+  input: { email: string; name?: string },
+  passwordHash: string,
+): PublicUser {
   const email = normalizeEmail(input.email);
-  const passwordHash = await hashPassword(input.password);
   const now = Date.now();
   const user = { id: newId("usr"), email, name: input.name ?? null, createdAt: now };
   try {

@@ -116,3 +116,69 @@ export const apiKeys = sqliteTable(
   },
   (t) => [index("api_keys_organization_idx").on(t.organizationId)],
 );
+
+/**
+ * Password reset links of dashboard users: the token's SHA-256 only, valid 30 minutes. A row is
+ * deleted when used, and a new request deletes the user's older ones, so a row is a usable link until
+ * it expires.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
+);
+
+/** Invitations to join an organization: the token's SHA-256 only, valid 7 days, used once. */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Stored lower-case. */
+    email: text("email").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+    revokedAt: integer("revoked_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("invitations_organization_idx").on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * Email of the control plane (dashboard password resets), written in the transaction of the change
+ * that sends it and sent after the commit by the service's drainer, retried with back-off: no shop's
+ * outbox exists for a user who belongs to none. The message's data is sealed (it holds a link token).
+ */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    /** `pending` (to send at `next_attempt_at`), `sent`, or `failed` (refused for good, or out of attempts). */
+    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull(),
+    /**
+     * The sealed `AccountEmail` (src/auth/account-email.ts), recipient included; or a sealed null for a
+     * request about an email with no account, which is queued alike so that the answer's timing does
+     * not tell them apart, and is marked sent without sending anything.
+     */
+    message: text("message").notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt)],
+);

@@ -1,6 +1,8 @@
 /** Machine codes of the error body, with the HTTP status each one always carries. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
+  /** A password reset or invitation token that is unknown, used, expired, revoked or another shop's. */
+  TOKEN_INVALID: 400,
   UNAUTHORIZED: 401,
   WEBHOOK_SIGNATURE_INVALID: 401,
   FORBIDDEN: 403,

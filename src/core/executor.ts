@@ -295,6 +295,7 @@ export class Executor {
       get user() {
         return user ?? missing("user")();
       },
+      sessionUser: user ?? null,
       get customer() {
         if (customer === undefined) customer = signedInCustomer(hooks, call.tenant, options);
         return customer;

@@ -87,6 +87,8 @@ export interface OperationContext<
   tenant: TenantDb;
   /** The dashboard user; present for `user` operations. */
   user: DashboardUser;
+  /** The signed-in dashboard user of a `public` operation that declares `dashboardSession`, or null. */
+  sessionUser: DashboardUser | null;
   /** The storefront customer signed in on this call, or null; looked up on first use. */
   customer: SignedInCustomer | null;
   /** What `prepare` returned. */
@@ -174,8 +176,8 @@ export interface Operation<
    * data, so it is compressed and not stored, as JSON answers are. Never an agent operation.
    */
   textResponse?: string;
-  /** Success status: 200 by default, 201 for creation, 204 for deletion. */
-  status?: 200 | 201 | 204;
+  /** Success status: 200 by default, 201 for creation, 202 for work accepted to run later, 204 for deletion. */
+  status?: 200 | 201 | 202 | 204;
   /** The other success status the handler may answer with a `Reply` (201 for a PUT that created); documented too. */
   alsoStatus?: 200 | 201;
   /** The success body carries `meta {page, limit, total}`. */
@@ -188,6 +190,12 @@ export interface Operation<
    * what it does or shows. Documented as a security scheme.
    */
   customerSession?: "required" | "optional";
+  /**
+   * `public` operations whose answer depends on whether a dashboard user is signed in (accepting an
+   * invitation): a session cookie, when sent, is resolved like a `user` operation's (a wrong one is a
+   * 401) and is `call.sessionUser`.
+   */
+  dashboardSession?: "optional";
   /**
    * `webhook` operations: the `x-checkout-secret` header (`CHECKOUT_API_SECRET`) the operation checks,
    * documented as a security scheme: `required` on every call, `optional` when some calls (a

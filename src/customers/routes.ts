@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { countSignUp, limitedSignIn } from "../auth/abuse.ts";
+import { countPasswordResetRequest, countSignUp, limitedSignIn } from "../auth/abuse.ts";
+import { ResetRequested } from "../auth/account-routes.ts";
 import { hashPassword } from "../auth/crypto.ts";
 import { Email, Password } from "../auth/schema.ts";
 import { normalizeEmail } from "../auth/service.ts";
@@ -18,6 +19,11 @@ import {
 } from "./accounts.ts";
 import { CUSTOMER_COOKIE } from "./customer-session.ts";
 import { getCustomer, listCustomers } from "./customers.ts";
+import {
+  confirmCustomerPasswordReset,
+  customerOfResetToken,
+  requestCustomerPasswordReset,
+} from "./password-reset.ts";
 
 /** Storefront accounts and admin customers. */
 
@@ -198,6 +204,70 @@ const getAccountOp = defineOperation({
   },
 });
 
+const requestPasswordResetOp = defineOperation({
+  method: "POST",
+  path: "/v1/account/password-reset",
+  operationId: "requestCustomerPasswordReset",
+  summary: "Email a storefront account a link to set a new password",
+  description:
+    "Always the same 202, whether or not the email has an account of this store, after the same work. " +
+    "For an account, the store emails a link valid 30 minutes (older unused links stop working): " +
+    "`resetUrl` with `?token=…` added, where `resetUrl` is the storefront's page that asks for the new " +
+    "password and must be an https URL on one of the store's `allowedOrigins` (else 422 " +
+    "`UNPROCESSABLE`; `http://localhost` is also accepted outside production). The page sends the token " +
+    "and the new password to `POST /v1/account/password-reset/confirm`. 429 `RATE_LIMITED` past 5 " +
+    "requests an hour per email or 20 per client address.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  status: 202,
+  errors: ["UNPROCESSABLE", "RATE_LIMITED"],
+  body: Body({
+    email: Email,
+    resetUrl: Text({ min: 1, max: 2000, description: "The storefront page the emailed link opens" }),
+  }),
+  response: ResetRequested,
+  examples: { body: { email: "ana@example.com", resetUrl: "https://shop.example.com/account/reset" } },
+  handler: (call) => {
+    countPasswordResetRequest(
+      call.ctx,
+      call.client,
+      `${call.caller.orgId}|${normalizeEmail(call.body.email)}`,
+    );
+    requestCustomerPasswordReset(call, call.body);
+    return { accepted: true as const };
+  },
+});
+
+const confirmPasswordResetOp = defineOperation({
+  method: "POST",
+  path: "/v1/account/password-reset/confirm",
+  operationId: "confirmCustomerPasswordReset",
+  summary: "Set a new storefront password with a reset link's token",
+  description:
+    "Sets the password (the rules of sign-up), uses the token and ends every session of the account; " +
+    "the shopper then signs in with the new password. A token that is unknown, used, replaced by a " +
+    "newer one, expired or another store's is one answer: 400 `TOKEN_INVALID`.",
+  tag: ACCOUNTS,
+  access: "storefront",
+  agent: false,
+  status: 204,
+  errors: ["TOKEN_INVALID", "UNAVAILABLE"],
+  body: Body({
+    token: Text({ min: 1, max: 200, description: "The `token` of the emailed link" }),
+    password: Password,
+  }),
+  prepare: (call) => {
+    // Checked before the hash, so that an unusable token costs no password hash; checked again when used.
+    customerOfResetToken(call.tenant, call.body.token);
+    return hashPassword(call.body.password);
+  },
+  handler: ({ tenant, body, prepared }) => {
+    confirmCustomerPasswordReset(tenant, body.token, prepared);
+    return undefined;
+  },
+});
+
 // ---------------------------------------------------------------- admin
 
 const adminListCustomersOp = defineOperation({
@@ -238,6 +308,8 @@ export const customerOperations: Operation[] = [
   signInOp,
   signOutOp,
   getAccountOp,
+  requestPasswordResetOp,
+  confirmPasswordResetOp,
   adminListCustomersOp,
   adminGetCustomerOp,
 ];

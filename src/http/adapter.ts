@@ -1,5 +1,5 @@
 import type { AppContext } from "../app-context.ts";
-import type { CallerResolver } from "../auth/caller.ts";
+import { type CallerResolver, readCookie, SESSION_COOKIE } from "../auth/caller.ts";
 import { readJsonBody, readRawBody, readTextBody, readUpload, type UploadedFile } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
@@ -125,6 +125,10 @@ export class HttpAdapter {
   private async principal(op: Operation, request: Request): Promise<Principal> {
     switch (op.access) {
       case "public":
+        // An operation that reads a dashboard session when there is one (accepting an invitation).
+        return op.dashboardSession && readCookie(request, SESSION_COOKIE) !== undefined
+          ? { user: this.resolver.resolveDashboardUser(request) }
+          : {};
       case "webhook":
         return {};
       case "user":

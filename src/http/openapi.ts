@@ -200,7 +200,7 @@ function security(op: Operation): Json[] {
   let callers: Json[];
   switch (op.access) {
     case "public":
-      return [];
+      return op.dashboardSession ? [{}, { sessionCookie: [] }] : [];
     case "user":
       return [{ sessionCookie: [] }];
     case "webhook":

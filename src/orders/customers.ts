@@ -87,6 +87,20 @@ export function saveCustomerAccount(
   return id;
 }
 
+/** Replaces the password of an account (a password reset; hashed by the caller). */
+export function setCustomerPassword(
+  tenant: TenantDb,
+  customerId: string,
+  passwordHash: string,
+  at: number,
+): void {
+  tenant.sqlite
+    .query(
+      "UPDATE customers SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash IS NOT NULL",
+    )
+    .run(passwordHash, at, customerId);
+}
+
 /** Stores a storefront session by its token's hash. */
 export function insertCustomerSession(
   tenant: TenantDb,
@@ -100,13 +114,17 @@ export function insertCustomerSession(
     .run(newId("cses"), session.tokenHash, session.customerId, session.expiresAt, at);
 }
 
-/** Ends one session, or (with `expiredBy`) the customer's sessions expired by then. */
+/** Ends one session, the customer's sessions expired by `expiredBy`, or (without it) all of them. */
 export function deleteCustomerSessions(
   tenant: TenantDb,
-  which: { sessionId: string } | { customerId: string; expiredBy: number },
+  which: { sessionId: string } | { customerId: string; expiredBy?: number },
 ): void {
   if ("sessionId" in which) {
     tenant.sqlite.query("DELETE FROM customer_sessions WHERE id = ?").run(which.sessionId);
+    return;
+  }
+  if (which.expiredBy === undefined) {
+    tenant.sqlite.query("DELETE FROM customer_sessions WHERE customer_id = ?").run(which.customerId);
     return;
   }
   tenant.sqlite

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { sha256Hex } from "../../src/auth/crypto.ts";
+import { createInvitation } from "../../src/auth/invitations.ts";
+import { addMember, createSession, createUser } from "../../src/auth/service.ts";
 import { uploadedFile } from "../../src/core/body.ts";
 import { ApiError } from "../../src/core/errors.ts";
 import { recordEvent } from "../../src/core/events.ts";
@@ -24,7 +27,7 @@ interface Row {
   principal: Principal;
   /** The merged input: path params + query + body fields. */
   input: Record<string, unknown>;
-  expectStatus: 200 | 201 | 204;
+  expectStatus: 200 | 201 | 202 | 204;
   /** A storefront customer session token, handed over as `options.customerToken`. */
   customerToken?: string;
   /** A webhook's delivery: its request headers and body bytes. */
@@ -134,6 +137,75 @@ interface Fixtures {
     userToSignOut: DashboardUser;
     organizationId: string;
     keyToRevoke: string;
+  };
+  /** Password reset and invitation links, as their emails would carry them. */
+  links: {
+    customerResetToken: string;
+    userResetToken: string;
+    invitationToLookUp: string;
+    invitationToAccept: { token: string; user: DashboardUser };
+    invitationToRevoke: string;
+    memberToPromote: string;
+    memberToRemove: string;
+  };
+}
+
+/**
+ * Tokens of password reset and invitation links. The emails that carry them need SMTP, so the
+ * reset rows are stored as the services store them (the token's SHA-256) and invitations made by
+ * the service that returns their token.
+ */
+async function linkFixtures(
+  orgA: string,
+  organizationId: string,
+  owner: DashboardUser,
+): Promise<Fixtures["links"]> {
+  const platform = t.app.ctx.platform;
+  const now = Date.now();
+  const resetCustomer = await run(
+    "signUpCustomer",
+    { caller: apiKeyCaller(orgA) },
+    {
+      email: "reset@example.com",
+      password: PASSWORD,
+    },
+  );
+  const customerResetToken = "c".repeat(43);
+  await t.app.ctx.tenants.with(orgA, (tenant) =>
+    tenant.sqlite
+      .query(
+        "INSERT INTO customer_password_resets (id, customer_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run("cpr_executor", resetCustomer.customer.id, sha256Hex(customerResetToken), now + 60_000, now),
+  );
+  const [resetUser, invitee, promoted, removed] = await Promise.all(
+    ["reset-owner", "invitee", "promoted", "removed"].map((name) =>
+      createUser(platform, { email: `${name}@example.com`, password: PASSWORD }),
+    ),
+  );
+  const userResetToken = "u".repeat(43);
+  platform.sqlite
+    .query(
+      "INSERT INTO password_resets (id, user_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .run("pwr_executor", resetUser!.id, sha256Hex(userResetToken), now + 60_000, now);
+  addMember(platform, organizationId, promoted!.id, "member");
+  addMember(platform, organizationId, removed!.id, "member");
+  const manager = { role: "owner" as const, userId: owner.userId };
+  const invite = (org: string, email: string) =>
+    createInvitation(platform, org, { email, role: "member" }, manager);
+  const { session } = createSession(platform, invitee!.id, null);
+  return {
+    customerResetToken,
+    userResetToken,
+    invitationToLookUp: invite(orgA, "looked-up@example.com").token,
+    invitationToAccept: {
+      token: invite(organizationId, "invitee@example.com").token,
+      user: { userId: invitee!.id, sessionId: session.id, activeOrganizationId: null },
+    },
+    invitationToRevoke: invite(orgA, "revoked@example.com").invitation.id,
+    memberToPromote: promoted!.id,
+    memberToRemove: removed!.id,
   };
 }
 
@@ -327,6 +399,7 @@ beforeAll(async () => {
       organizationId: dashOrg.id,
       keyToRevoke: key.id,
     },
+    links: await linkFixtures(orgA, dashOrg.id, user),
   };
 });
 
@@ -424,6 +497,7 @@ const table: Record<string, () => Row> = {
   adminListWebhookEndpoints: () => admin(),
   adminGetWebhookEndpoint: () => admin({ id: F.webhookEndpointId }),
   adminListWebhookDeliveries: () => admin({ id: F.webhookEndpointId }),
+  adminListInvitations: () => admin(),
 
   // dashboard reads
   getSession: () => userRow(),
@@ -447,6 +521,11 @@ const table: Record<string, () => Row> = {
   adminUpdateShippingMethod: () => admin({ id: F.shippingMethodId, minDays: 1, maxDays: 3 }),
   adminPutIntegration: () => admin({ provider: "ifthenpay", fields: { antiPhishingKey: "second-key" } }),
   adminAddDomain: () => admin({ host: "added.executor.example" }, 201),
+  adminInviteMember: () => admin({ email: "invited@example.com", role: "admin" }, 201),
+  adminUpdateMember: () => ({
+    ...admin({ userId: F.links.memberToPromote, role: "admin" }),
+    principal: { caller: apiKeyCaller(F.dashboard.organizationId) },
+  }),
   adminCreateWebhookEndpoint: () =>
     admin({ url: "http://localhost:9/new", events: ["order.paid"], description: "ERP" }, 201),
   adminUpdateWebhookEndpoint: () => admin({ id: F.webhookEndpointId, description: "Accounting" }),
@@ -474,6 +553,10 @@ const table: Record<string, () => Row> = {
   signUpCustomer: () => storefront({ email: "rui@example.com", password: PASSWORD }, 201),
   signInCustomer: () => storefront({ email: F.customer.email, password: PASSWORD }),
   signOutCustomer: () => ({ ...storefront(), customerToken: F.customer.tokenToSignOut }),
+  requestCustomerPasswordReset: () =>
+    storefront({ email: F.customer.email, resetUrl: "http://localhost:3000/account/reset" }, 202),
+  confirmCustomerPasswordReset: () =>
+    storefront({ token: F.links.customerResetToken, password: "a new passphrase" }, 204),
 
   // order transitions, each on its own order
   adminFulfillOrder: () => admin({ id: F.orderToFulfill, carrier: "CTT", trackingNumber: "RR123PT" }),
@@ -489,6 +572,11 @@ const table: Record<string, () => Row> = {
   adminDeleteMedia: () => admin({ id: F.mediaToDelete }, 204),
   adminDeleteWebhookEndpoint: () => admin({ id: F.webhookEndpointToDelete }, 204),
   adminRemoveDomain: () => admin({ host: F.domainToRemove }, 204),
+  adminRevokeInvitation: () => admin({ id: F.links.invitationToRevoke }, 204),
+  adminRemoveMember: () => ({
+    ...admin({ userId: F.links.memberToRemove }, 204),
+    principal: { caller: apiKeyCaller(F.dashboard.organizationId) },
+  }),
   adminRevokeAgent: () => ({
     ...admin({ id: F.agentToRevoke.id }),
     principal: { caller: apiKeyCaller(F.agentToRevoke.orgId) },
@@ -507,6 +595,14 @@ const table: Record<string, () => Row> = {
     userRow({ name: "ci", scopes: ["storefront"], organizationId: F.dashboard.organizationId }, 201),
   revokeApiKey: () => userRow({ keyId: F.dashboard.keyToRevoke }),
   signOut: () => userRow({}, 200, F.dashboard.userToSignOut),
+  requestPasswordReset: () => publicRow({ email: F.dashboard.email }, 202),
+  confirmPasswordReset: () => publicRow({ token: F.links.userResetToken, password: "a new passphrase" }, 204),
+  lookupInvitation: () => publicRow({ token: F.links.invitationToLookUp }),
+  // Signed in as the invited email (the transport resolves the optional session).
+  acceptInvitation: () => ({
+    ...publicRow({ token: F.links.invitationToAccept.token }),
+    principal: { user: F.links.invitationToAccept.user },
+  }),
 };
 
 describe("every declared operation runs through the executor", () => {

@@ -411,7 +411,9 @@ describe("bad input is refused and stores nothing", () => {
 test("the account credential exchanges are not agent capabilities", () => {
   const accountOps = customerOperations.filter((op) => op.path.startsWith("/v1/account"));
   expect(accountOps.map((op) => op.operationId).sort()).toEqual([
+    "confirmCustomerPasswordReset",
     "getAccount",
+    "requestCustomerPasswordReset",
     "signInCustomer",
     "signOutCustomer",
     "signUpCustomer",

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { waitForMail } from "../helpers/mail.ts";
 import type { Shop } from "../helpers/shop.ts";
 import { IFTHENPAY, makeWorld, type PaymentsWorld, placeWith, providerShop } from "../payments/helpers.ts";
-import { type Received, startSmtpServer, type TestSmtpServer } from "./smtp.ts";
+import { startSmtpServer, type TestSmtpServer } from "./smtp.ts";
 
 // Emails sent by events (src/email/send.ts), through the outbox to a real SMTP server on a free
 // port: what a shopper and the shop receive for a purchase, in the shop's language, with a link
@@ -33,18 +34,6 @@ afterAll(async () => {
   await smtp.close();
 });
 
-/** Waits until `count` messages to `to` arrived (the outbox sends after the commit). */
-async function mailTo(to: string, count: number): Promise<Received[]> {
-  for (let waited = 0; waited < 5000; waited += 20) {
-    const messages = smtp.received.filter((m) => m.to.includes(to));
-    if (messages.length >= count) return messages;
-    await Bun.sleep(20);
-  }
-  throw new Error(
-    `${to} received ${smtp.received.filter((m) => m.to.includes(to)).length} of ${count} emails`,
-  );
-}
-
 describe("a Multibanco purchase sends the shopper and the shop what they need", () => {
   test("order confirmation in Portuguese with the number and total, the Multibanco reference to pay, and the shop's new-order notice; the order link opens the order", async () => {
     const placed = await placeWith(shop, "ifthenpay_multibanco");
@@ -52,7 +41,7 @@ describe("a Multibanco purchase sends the shopper and the shop what they need", 
     const order = placed.body.data;
     const total = `${(order.totals.total.amount / 100).toFixed(2).replace(".", ",")}`;
 
-    const shopper = await mailTo("buyer@example.com", 2);
+    const shopper = await waitForMail(smtp, "buyer@example.com", 2);
     const confirmation = shopper.find((m) => m.headers.subject!.startsWith("Encomenda"))!;
     expect(confirmation.headers.subject).toBe(`Encomenda n.º ${order.number} confirmada – Casa do Linho`);
     expect(confirmation.text).toContain(total);
@@ -66,7 +55,7 @@ describe("a Multibanco purchase sends the shopper and the shop what they need", 
     expect(instructions.text.replace(/\s/g, "")).toContain(reference.reference);
     expect(instructions.text).toContain(total);
 
-    const notice = await mailTo("loja@linho.example", 1);
+    const notice = await waitForMail(smtp, "loja@linho.example", 1);
     // Intl writes a no-break space before the euro sign.
     expect(notice[0]!.headers.subject!.replace(/\u00a0/g, " ")).toBe(
       `Nova encomenda n.º ${order.number} – ${total} €`,

@@ -5,8 +5,9 @@ import { Link, navigate } from "./router.tsx";
 import { Alert, Field } from "./ui.tsx";
 
 // Sign in and sign up: `/api/auth/*` sets the session cookie; the session query then shows the app.
+// The pages of emailed links (password reset, invitations) are in account-links.tsx.
 
-function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="card w-full max-w-sm">
@@ -74,6 +75,11 @@ export function SignIn() {
           {form.pending ? "Signing in…" : "Sign in"}
         </button>
       </form>
+      <p className="mt-4 text-sm">
+        <Link to="/forgot-password" className="font-medium text-indigo-700 underline">
+          Forgot password?
+        </Link>
+      </p>
       <p className="mt-6 text-sm text-slate-600">
         No account?{" "}
         <Link to="/sign-up" className="font-medium text-indigo-700 underline">

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { AcceptInvitation, ForgotPassword, ResetPassword } from "./account-links.tsx";
 import { ApiFailure, api, unwrap } from "./api.ts";
 import { SignIn, SignUp } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
@@ -35,6 +36,10 @@ function App() {
   const session = useSession();
   const { path } = useLocation();
   if (session.isPending) return <Loading what="your session" />;
+  // The pages of emailed links open signed in or not.
+  if (path === "/forgot-password") return <ForgotPassword />;
+  if (path === "/reset-password") return <ResetPassword />;
+  if (path === "/invitations/accept") return <AcceptInvitation session={session.data ?? null} />;
   if (!session.data) return path === "/sign-up" ? <SignUp /> : <SignIn />;
   return <Layout session={session.data} />;
 }

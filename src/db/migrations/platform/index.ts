@@ -5,6 +5,7 @@ import m0 from "./0000_gorgeous_cerebro.sql" with { type: "text" };
 import m1 from "./0001_agent_auth.sql" with { type: "text" };
 import m2 from "./0002_payment_routes.sql" with { type: "text" };
 import m3 from "./0003_outbox_due.sql" with { type: "text" };
+import m4 from "./0004_account_links_and_mail_outbox.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -13,5 +14,6 @@ export const migrations: EmbeddedMigrations = {
     "0001_agent_auth": m1,
     "0002_payment_routes": m2,
     "0003_outbox_due": m3,
+    "0004_account_links_and_mail_outbox": m4,
   },
 };

@@ -13,6 +13,7 @@ import m8 from "./0008_media.sql" with { type: "text" };
 import m9 from "./0009_events.sql" with { type: "text" };
 import m10 from "./0010_webhooks.sql" with { type: "text" };
 import m11 from "./0011_store_email_settings.sql" with { type: "text" };
+import m12 from "./0012_customer_password_resets.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -29,5 +30,6 @@ export const migrations: EmbeddedMigrations = {
     "0009_events": m9,
     "0010_webhooks": m10,
     "0011_store_email_settings": m11,
+    "0012_customer_password_resets": m12,
   },
 };
