@@ -110,6 +110,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+
+/** User + system CPU seconds a process used so far (Linux /proc); NaN where /proc is not readable. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function assertLoopback(url: string): void {
   const host = new URL(url).hostname;
   if (host !== LOOPBACK) throw new Error(`refusing to send benchmark traffic to ${host}; only ${LOOPBACK}`);
@@ -122,6 +135,57 @@ function readText(path: string): string {
     return "";
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// HTTP calls of the benchmark scripts (loopback only)
+
+export interface Answer {
+  status: number;
+  text: string;
+  ms: number;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, ms: performance.now() - started };
+}
+
+/** Calls and returns `data` of the envelope, throwing on anything but 2xx. */
+export async function must<T>(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<T> {
+  const answer = await call(base, method, path, body, headers);
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
+  }
+  return (JSON.parse(answer.text) as { data: T }).data;
+}
+
+/** A Portuguese shipping address the PT shipping method of the purchase benchmarks serves. */
+export const PT_ADDRESS = {
+  firstName: "Ana",
+  lastName: "Silva",
+  line1: "Rua Augusta 10",
+  city: "Lisboa",
+  postalCode: "1100-053",
+  country: "PT",
+};
 
 // ---------------------------------------------------------------------------------------------
 // wrk

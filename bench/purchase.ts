@@ -2,11 +2,13 @@
 // Bun.serve + SQLite floor (bench/add-to-cart-floor-server.ts), then whole purchases (create cart, add two items, shipping
 // address, shipping method, place order) by concurrent buyers on one tenant, orders committed
 // durably. Usage: bun bench/purchase.ts (see bench/README.md).
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import {
   type Child,
+  call,
+  cpuSeconds,
   createApiKey,
   createOrg,
   ensureWrk,
@@ -16,6 +18,8 @@ import {
   luaString,
   makeTempDir,
   median,
+  must,
+  PT_ADDRESS,
   percentile,
   printTable,
   runWrk,
@@ -34,14 +38,6 @@ const TARGET_PURCHASES = 300;
 const HOST = "shop.bench.example";
 const ON_HAND = 1_000_000_000;
 const MAX_QUANTITY = 999; // per cart line (src/cart/service.ts)
-const ADDRESS = {
-  firstName: "Ana",
-  lastName: "Silva",
-  line1: "Rua Augusta 10",
-  city: "Lisboa",
-  postalCode: "1100-053",
-  country: "PT",
-};
 
 /**
  * The service caches a tenant's store settings in memory, but only when they are read outside a
@@ -107,67 +103,10 @@ console.log(
 if (fsType === "tmpfs")
   console.warn("warning: tmpfs never syncs to disk; set TMPDIR to a disk-backed directory");
 
-// ---------------------------------------------------------------------------------------------
-// CPU time of a process (Linux /proc), to tell CPU cost from waiting (fsync, other processes)
-
-const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
-
-/** User + system CPU seconds used so far by a process; NaN where /proc is not readable. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const ownCpuSeconds = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 };
-
-// ---------------------------------------------------------------------------------------------
-// HTTP helpers (loopback only)
-
-interface Answer {
-  status: number;
-  text: string;
-  ms: number;
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, ms: performance.now() - started };
-}
-
-/** Calls and returns `data` of the envelope, throwing on anything but 2xx. */
-async function must<T>(
-  base: string,
-  method: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<T> {
-  const answer = await call(base, method, path, body, headers);
-  if (answer.status < 200 || answer.status >= 300) {
-    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
-  }
-  return (JSON.parse(answer.text) as { data: T }).data;
-}
 
 // ---------------------------------------------------------------------------------------------
 // wrk with a Lua script
@@ -295,7 +234,7 @@ async function runPurchases(
         const items = `/v1/carts/${cart.id}/items`;
         await step("add item A", items, { variantId: shop.variants[0], quantity: 1 }, 200);
         await step("add item B", items, { variantId: shop.variants[1], quantity: 1 }, 200);
-        await step("shipping address", `/v1/carts/${cart.id}/shipping-address`, ADDRESS, 200);
+        await step("shipping address", `/v1/carts/${cart.id}/shipping-address`, PT_ADDRESS, 200);
         await step(
           "shipping method",
           `/v1/carts/${cart.id}/shipping-method`,

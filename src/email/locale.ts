@@ -47,7 +47,21 @@ function canonicalTag(locale: string, lang: EmailLanguage): string {
   return BARE_LANGUAGE_TAG[tag] ?? tag;
 }
 
+// Building Intl formatters costs more than writing an email with them: each locale's are built once
+// (store locales are few; the cache stops growing at a bound any shop list stays under).
+const built = new Map<string, EmailLocale>();
+const MAX_BUILT = 64;
+
 export function emailLocale(locale: string): EmailLocale {
+  let cached = built.get(locale);
+  if (!cached) {
+    cached = buildEmailLocale(locale);
+    if (built.size < MAX_BUILT) built.set(locale, cached);
+  }
+  return cached;
+}
+
+function buildEmailLocale(locale: string): EmailLocale {
   const lang = emailLanguage(locale);
   const tag = canonicalTag(locale, lang);
   const dates = new Intl.DateTimeFormat(tag, {
@@ -56,14 +70,19 @@ export function emailLocale(locale: string): EmailLocale {
     timeZone: "UTC",
   });
   const regions = new Intl.DisplayNames([tag], { type: "region", fallback: "code" });
+  const currencies = new Map<string, Intl.NumberFormat>();
   return {
     lang,
     tag,
     // Minor units → the currency's decimal, then formatted: 1250 EUR → "€12.50" / "12,50 €".
-    money: ({ amount, currency }) =>
-      new Intl.NumberFormat(tag, { style: "currency", currency }).format(
-        amount / 10 ** currencyDigits(currency),
-      ),
+    money: ({ amount, currency }) => {
+      let format = currencies.get(currency);
+      if (!format) {
+        format = new Intl.NumberFormat(tag, { style: "currency", currency });
+        currencies.set(currency, format);
+      }
+      return format.format(amount / 10 ** currencyDigits(currency));
+    },
     dateTime: (isoTime) => `${dates.format(new Date(isoTime))} UTC`,
     country: (code) => regions.of(code) ?? code,
     text: (value) => value[tag] ?? value[lang] ?? value.en ?? Object.values(value)[0] ?? "",
