@@ -2299,6 +2299,17 @@ export interface components {
       /** @description ISO 4217 */
       currency: string;
     };
+    SearchPageMeta: {
+      page: number;
+      limit: number;
+      /** @description Exact, except when `totalIsEstimate` is true */
+      total: number;
+      /**
+       * @description Present only on a search (`query`) with more matches than are counted exactly: `total` is then that cap (1000), not the number of matches; the pages go on past it
+       * @constant
+       */
+      totalIsEstimate?: true;
+    };
     Category: {
       id: string;
       slug: string;
@@ -4434,7 +4445,7 @@ export interface operations {
            */
           "application/json": {
             data: components["schemas"]["StorefrontProduct"][];
-            meta: components["schemas"]["PageMeta"];
+            meta: components["schemas"]["SearchPageMeta"];
           };
         };
       };
@@ -4666,7 +4677,7 @@ export interface operations {
         content: {
           "application/json": {
             data: components["schemas"]["Product"][];
-            meta: components["schemas"]["PageMeta"];
+            meta: components["schemas"]["SearchPageMeta"];
           };
         };
       };

@@ -8,6 +8,9 @@ const result = await Bun.build({
   compile: { outfile: "dist/commerce" },
   ...DASHBOARD_BUILD,
   bytecode: true,
+  // What is imported on first use (the MCP SDK, nodemailer, file-type) goes into chunks of its own,
+  // which the binary loads only then: one bundle is loaded whole at start (docs/operations.md, "Memory").
+  splitting: true,
   format: "esm",
   plugins: [await tailwindPlugin()],
 });

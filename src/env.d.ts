@@ -4,8 +4,8 @@ declare module "*.sql" {
   export default text;
 }
 
-// The API viewer's browser build, embedded as text (src/http/docs.ts).
+// The API viewer's browser build, embedded as a file: the import is its path (src/http/docs.ts).
 declare module "*/standalone.js" {
-  const text: string;
-  export default text;
+  const path: string;
+  export default path;
 }

@@ -6,6 +6,7 @@ import { newId } from "../lib/ids.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { iso } from "../lib/time.ts";
+import { categoryWithAncestors, recountCategories } from "./counts.ts";
 import { checkLocalized, getStore } from "./store-settings.ts";
 import { categories, type Localized } from "./tables.ts";
 
@@ -33,17 +34,11 @@ const toView = (row: CategoryRow) => ({
 });
 
 // `product_count` is what `GET /v1/products?categoryId=` lists for the category: active products in
-// it or in any category below it, each once (a product in a parent and its child counts once).
-const SELECT = `WITH RECURSIVE tree(root, id) AS (
-                  SELECT id, id FROM categories
-                  UNION SELECT tree.root, c.id FROM categories c JOIN tree ON c.parent_id = tree.id),
-                counts(root, n) AS (
-                  SELECT tree.root, count(DISTINCT pc.product_id) FROM tree
-                    JOIN product_categories pc ON pc.category_id = tree.id
-                    JOIN products p ON p.id = pc.product_id AND p.status = 'active'
-                  GROUP BY tree.root)
-                SELECT c.*, coalesce(counts.n, 0) AS product_count
-                  FROM categories c LEFT JOIN counts ON counts.root = c.id`;
+// it or in any category below it, each once (a product in a parent and its child counts once), as
+// kept in `category_product_counts` (src/catalog/counts.ts).
+const SELECT = `SELECT c.*, coalesce(k.n, 0) AS product_count
+                  FROM categories c
+                  LEFT JOIN category_product_counts k ON k.category_id = c.id AND k.status = 'active'`;
 
 /** Every category, by position (then name), each with its count of active products, subcategories included. */
 export function listCategories(tenant: TenantDb) {
@@ -121,6 +116,9 @@ export function updateCategory(tenant: TenantDb, id: string, input: CategoryInpu
   if (input.slug && slugTaken(tenant, input.slug, id)) {
     throw new ApiError("CONFLICT", `The category slug "${input.slug}" is taken`);
   }
+  const moved = input.parentId !== undefined && input.parentId !== current.parentId;
+  // What the categories above it hold changes with a move: those above the old place and the new one.
+  const recount = moved ? categoryWithAncestors(tenant, id) : [];
   tenant.db
     .update(categories)
     .set({
@@ -133,6 +131,7 @@ export function updateCategory(tenant: TenantDb, id: string, input: CategoryInpu
     })
     .where(eq(categories.id, id))
     .run();
+  if (moved) recountCategories(tenant, [...recount, ...categoryWithAncestors(tenant, id)]);
   return getCategory(tenant, id);
 }
 
@@ -141,7 +140,9 @@ export function deleteCategory(tenant: TenantDb, id: string): void {
   getCategory(tenant, id);
   const child = tenant.sqlite.query("SELECT id FROM categories WHERE parent_id = ? LIMIT 1").get(id);
   if (child) throw new ApiError("CONFLICT", "The category has subcategories: move or delete them first");
+  const above = categoryWithAncestors(tenant, id).filter((c) => c !== id);
   tenant.db.delete(categories).where(eq(categories.id, id)).run();
+  recountCategories(tenant, above);
 }
 
 /** Unknown ids among `ids`, for validating a product's categories. */

@@ -7,6 +7,7 @@ import { parseJsonOrNull } from "../lib/json.ts";
 import { freeSlug, slugify } from "../lib/slug.ts";
 import { iso } from "../lib/time.ts";
 import { unknownCategories } from "./categories.ts";
+import { countedProductWrite, keptProductCount } from "./counts.ts";
 import type { ProductSort } from "./schema.ts";
 import { indexProduct, removeFromIndex, toMatchQuery } from "./search.ts";
 import { checkLocalized, getStore, money, type Store } from "./store-settings.ts";
@@ -177,55 +178,155 @@ const SORT_COLUMN: Record<ProductSort, string> = {
   createdAt: "p.created_at",
 };
 
+/** The most search matches counted exactly: past it `total` is this cap and `totalIsEstimate` is true. */
+export const SEARCH_COUNT_CAP = 1000;
+
+/** Past this many rows ranked (deep pages), a search ranks every match at once. */
+const FULL_RANKING = 50_000;
+
+export interface ProductPage {
+  items: ProductView[];
+  total: number;
+  /** Set (true) when a search had more matches than the cap counts, and `total` is the cap. */
+  totalIsEstimate?: true;
+}
+
+/** The listing's conditions besides the search: `WITH` tables, `WHERE` terms and their arguments. */
+interface ListFilter {
+  ctes: string[];
+  where: string[];
+  args: (string | number)[];
+}
+
+function listFilter(q: ProductListQuery): ListFilter {
+  const filter: ListFilter = { ctes: [], where: [], args: [] };
+  if (q.categoryId) {
+    filter.ctes.push(
+      "tree(id) AS (SELECT ? UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id)",
+    );
+    filter.args.push(q.categoryId);
+    filter.where.push(
+      // Checked per product as the sort order reaches it (an index lookup), not a list of the
+      // category's products built first: a first page of a big category stops after a few rows.
+      "EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id IN (SELECT id FROM tree))",
+    );
+  }
+  if (q.status) {
+    filter.where.push("p.status = ?");
+    filter.args.push(q.status);
+  }
+  return filter;
+}
+
+const withClause = (ctes: string[]) => (ctes.length ? `WITH RECURSIVE ${ctes.join(", ")} ` : "");
+const whereClause = (where: string[]) => (where.length ? ` WHERE ${where.join(" AND ")}` : "");
+
 /**
- * One page of products and the total count, in four queries whatever the page size: the page,
- * the count, then variants and categories of the page. Ties are broken by id, so pages never
- * repeat or skip a product. With a search query and no sort, results come by relevance.
+ * One page of products and the total, in four queries whatever the page size: the page, the
+ * total, then variants and categories of the page. Ties are broken by id, so pages never repeat or
+ * skip a product. With a search query and no sort, results come by relevance. Without a search the
+ * total is the kept count (src/catalog/counts.ts); a search counts its matches up to `countCap`.
  */
-export function listProducts(tenant: TenantDb, q: ProductListQuery, page: PageParams) {
+export function listProducts(
+  tenant: TenantDb,
+  q: ProductListQuery,
+  page: PageParams,
+  countCap = SEARCH_COUNT_CAP,
+): ProductPage {
   const store = getStore(tenant);
   const match = q.query === undefined ? undefined : toMatchQuery(q.query);
   if (match === null) return { items: [], total: 0 };
+  const filter = listFilter(q);
+  if (match === undefined) {
+    const orderBy = q.sort ? sortOrder(q) : "p.created_at DESC, p.id DESC";
+    const rows = tenant.sqlite
+      .query(
+        `${withClause(filter.ctes)}SELECT p.* FROM products p${whereClause(filter.where)} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      )
+      .all(...filter.args, page.limit, (page.page - 1) * page.limit) as ProductRow[];
+    return { items: assemble(tenant, rows, store), total: keptProductCount(tenant, q.status, q.categoryId) };
+  }
+  const rows = q.sort
+    ? sortedMatches(tenant, match, filter, sortOrder(q), page)
+    : rankedMatches(tenant, match, filter, page);
+  const matches = countMatches(tenant, match, filter, countCap);
+  const items = assemble(tenant, rows, store);
+  return matches > countCap ? { items, total: countCap, totalIsEstimate: true } : { items, total: matches };
+}
 
-  const args: (string | number)[] = [];
-  const where: string[] = [];
-  let from = "products p";
-  let prefix = "";
-  if (match !== undefined) {
-    from = "product_search JOIN products p ON p.seq = product_search.rowid";
-    where.push("product_search MATCH ?");
-    args.push(match);
-  }
-  if (q.status) {
-    where.push("p.status = ?");
-    args.push(q.status);
-  }
-  if (q.categoryId) {
-    prefix = `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) `;
-    args.unshift(q.categoryId);
-    where.push(
-      "p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id IN (SELECT id FROM tree))",
-    );
-  }
-  const filter = `FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
+function sortOrder(q: ProductListQuery): string {
+  const sort = q.sort!;
+  const direction = (q.order ?? (sort === "createdAt" ? "desc" : "asc")).toUpperCase();
+  return `${SORT_COLUMN[sort]} ${direction}, p.id ${direction}`;
+}
 
-  let orderBy: string;
-  if (q.sort) {
-    const direction = (q.order ?? (q.sort === "createdAt" ? "desc" : "asc")).toUpperCase();
-    orderBy = `${SORT_COLUMN[q.sort]} ${direction}, p.id ${direction}`;
-  } else if (match !== undefined) {
-    orderBy = "product_search.rank, p.id";
-  } else {
-    orderBy = "p.created_at DESC, p.id DESC";
-  }
+const MATCHES = "product_search JOIN products p ON p.seq = product_search.rowid";
 
-  const rows = tenant.sqlite
-    .query(`${prefix}SELECT p.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-    .all(...args, page.limit, (page.page - 1) * page.limit) as ProductRow[];
-  const { total } = tenant.sqlite.query(`${prefix}SELECT count(*) AS total ${filter}`).get(...args) as {
-    total: number;
-  };
-  return { items: assemble(tenant, rows, store), total };
+/** The matches, counted up to one past `cap`: enough to tell whether there are more than the cap. */
+function countMatches(tenant: TenantDb, match: string, filter: ListFilter, cap: number): number {
+  const where = whereClause(["product_search MATCH ?", ...filter.where]);
+  const [cteArgs, whereArgs] = splitArgs(filter);
+  const row = tenant.sqlite
+    .query(`${withClause(filter.ctes)}SELECT count(*) AS n FROM (SELECT 1 FROM ${MATCHES}${where} LIMIT ?)`)
+    .get(...cteArgs, match, ...whereArgs, cap + 1) as { n: number };
+  return row.n;
+}
+
+/** The filter's arguments of its `WITH` tables (first in the SQL) and of its `WHERE` terms. */
+const splitArgs = (filter: ListFilter): [ListFilter["args"], ListFilter["args"]] => [
+  filter.args.slice(0, filter.ctes.length),
+  filter.args.slice(filter.ctes.length),
+];
+
+/** A page of matches in an explicit sort order (every match is sorted). */
+function sortedMatches(
+  tenant: TenantDb,
+  match: string,
+  filter: ListFilter,
+  orderBy: string,
+  page: PageParams,
+) {
+  const [cteArgs, whereArgs] = splitArgs(filter);
+  return tenant.sqlite
+    .query(
+      `${withClause(filter.ctes)}SELECT p.* FROM ${MATCHES}${whereClause(["product_search MATCH ?", ...filter.where])}
+       ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+    )
+    .all(...cteArgs, match, ...whereArgs, page.limit, (page.page - 1) * page.limit) as ProductRow[];
+}
+
+type RankedRow = ProductRow & { search_rank: number; hit_count: number; last_rank: number };
+
+/**
+ * A page of matches by relevance (bm25 rank, then id). FTS5 ranks under `ORDER BY rank LIMIT depth`
+ * keeping only the best `depth` matches (a bounded sort) instead of sorting every match with its
+ * product row; the filters and the id tie-break then sort those few. The page is exact when every
+ * match fit in `depth`, or when its last row ranks above the deepest one ranked (every match ranked
+ * above that is among them); otherwise (a tie across the deepest rank) it ranks every match.
+ */
+function rankedMatches(tenant: TenantDb, match: string, filter: ListFilter, page: PageParams): ProductRow[] {
+  const [cteArgs, whereArgs] = splitArgs(filter);
+  const ctes = [
+    ...filter.ctes,
+    "hits(seq, rank) AS MATERIALIZED (SELECT rowid, rank FROM product_search WHERE product_search MATCH ? ORDER BY rank LIMIT ?)",
+  ];
+  const query = tenant.sqlite.query(
+    `${withClause(ctes)}SELECT p.*, hits.rank AS search_rank, (SELECT count(*) FROM hits) AS hit_count,
+       (SELECT max(rank) FROM hits) AS last_rank
+     FROM hits JOIN products p ON p.seq = hits.seq${whereClause(filter.where)}
+     ORDER BY hits.rank, p.id LIMIT ? OFFSET ?`,
+  );
+  const offset = (page.page - 1) * page.limit;
+  const depth = 4 * (offset + page.limit);
+  if (depth < FULL_RANKING) {
+    const rows = query.all(...cteArgs, match, depth, ...whereArgs, page.limit, offset) as RankedRow[];
+    const last = rows.at(-1);
+    const exact =
+      last !== undefined &&
+      (last.hit_count < depth || (rows.length === page.limit && last.search_rank < last.last_rank));
+    if (exact) return rows;
+  }
+  return sortedMatches(tenant, match, filter, "product_search.rank, p.id", page);
 }
 
 /** Every product of every status, oldest first, in three queries (the catalog export). */
@@ -554,12 +655,14 @@ function save(
   const name = input.name ?? (JSON.parse(existingRow!.name) as Localized);
   const slug = productSlug(tenant, id, existingRow, input, name, store);
   const row = productRowAfterWrite(existingRow, input, { id, slug, name, options, variants }, store);
-  tenant.sqlite.transaction(() => {
-    insertOrUpdateProduct(tenant, row, existingRow === null);
-    replaceVariants(tenant, id, variants);
-    if (input.categoryIds) replaceCategories(tenant, id, input.categoryIds);
-    reindexProduct(tenant, row, variants);
-  })();
+  tenant.sqlite.transaction(() =>
+    countedProductWrite(tenant, id, () => {
+      insertOrUpdateProduct(tenant, row, existingRow === null);
+      replaceVariants(tenant, id, variants);
+      if (input.categoryIds) replaceCategories(tenant, id, input.categoryIds);
+      reindexProduct(tenant, row, variants);
+    }),
+  )();
   return getProduct(tenant, id, false);
 }
 
@@ -582,8 +685,10 @@ export function deleteProduct(tenant: TenantDb, id: string): void {
     "seq"
   > | null;
   if (!row) throw notFound("Product");
-  tenant.sqlite.transaction(() => {
-    tenant.sqlite.query("DELETE FROM products WHERE id = ?").run(id);
-    removeFromIndex(tenant, row.seq);
-  })();
+  tenant.sqlite.transaction(() =>
+    countedProductWrite(tenant, id, () => {
+      tenant.sqlite.query("DELETE FROM products WHERE id = ?").run(id);
+      removeFromIndex(tenant, row.seq);
+    }),
+  )();
 }

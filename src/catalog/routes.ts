@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { recordEvent } from "../core/events.ts";
 import { defineOperation, Paged } from "../core/operation.ts";
-import { pageOf } from "../core/schemas.ts";
+import { pageOf, SearchPageMeta } from "../core/schemas.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
 import { exportCatalog, importCatalog, MAX_IMPORT_ROWS } from "./csv.ts";
 import { catalogCsvExample, productExample } from "./examples.ts";
@@ -62,17 +62,14 @@ const listProductsOp = defineOperation({
   access: "storefront",
   autoGrant: true,
   list: true,
+  listMeta: SearchPageMeta,
   query: ListProductsQuery,
   response: StorefrontProduct,
   examples: { response: [productExample] },
   handler: ({ tenant, query }) => {
     const page = pageOf(query);
-    const { items, total } = listProducts(
-      tenant,
-      { ...query, query: searchTerm(query.query), status: "active" },
-      page,
-    );
-    return new Paged(items.map(storefrontProduct), page, total);
+    const listed = listProducts(tenant, { ...query, query: searchTerm(query.query), status: "active" }, page);
+    return new Paged(listed.items.map(storefrontProduct), page, listed.total, listed.totalIsEstimate);
   },
 });
 
@@ -134,12 +131,13 @@ const adminListProductsOp = defineOperation({
   tag: ADMIN_CATALOG,
   access: "admin",
   list: true,
+  listMeta: SearchPageMeta,
   query: AdminListProductsQuery,
   response: Product,
   handler: ({ tenant, query }) => {
     const page = pageOf(query);
-    const { items, total } = listProducts(tenant, { ...query, query: searchTerm(query.query) }, page);
-    return new Paged(items, page, total);
+    const listed = listProducts(tenant, { ...query, query: searchTerm(query.query) }, page);
+    return new Paged(listed.items, page, listed.total, listed.totalIsEstimate);
   },
 });
 

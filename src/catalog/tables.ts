@@ -90,6 +90,8 @@ export const products = sqliteTable(
     index("products_status_price_idx").on(t.status, t.minPrice, t.id),
     index("products_status_name_idx").on(t.status, t.sortName, t.id),
     index("products_status_created_idx").on(t.status, t.createdAt, t.id),
+    // The admin list of every status, newest first, without a sort of the whole table.
+    index("products_created_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -132,4 +134,29 @@ export const variants = sqliteTable(
     uniqueIndex("variants_sku_idx").on(t.sku),
     check("variants_on_hand_not_negative", sql`${t.onHand} >= 0`),
   ],
+);
+
+/**
+ * How many products have each status: the total of an unfiltered listing without a `count(*)` scan.
+ * Kept exact by the catalog's product writes (`src/catalog/counts.ts`), in the same transaction.
+ */
+export const productCounts = sqliteTable("product_counts", {
+  status: text("status", { enum: PRODUCT_STATUSES }).primaryKey(),
+  n: integer("n").notNull(),
+});
+
+/**
+ * How many products of each status `?categoryId=` lists for a category: those in it or in any
+ * category below it, each once. Kept like `product_counts`; a missing row is 0.
+ */
+export const categoryProductCounts = sqliteTable(
+  "category_product_counts",
+  {
+    categoryId: text("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    status: text("status", { enum: PRODUCT_STATUSES }).notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.status] })],
 );

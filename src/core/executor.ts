@@ -140,7 +140,12 @@ function envelope(result: unknown): string {
   if (result instanceof Paged) {
     return JSON.stringify({
       data: result.items,
-      meta: { page: result.page.page, limit: result.page.limit, total: result.total },
+      meta: {
+        page: result.page.page,
+        limit: result.page.limit,
+        total: result.total,
+        ...(result.totalIsEstimate && { totalIsEstimate: true }),
+      },
     });
   }
   return JSON.stringify({ data: result });

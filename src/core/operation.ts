@@ -138,6 +138,8 @@ export class Paged<T> {
     readonly items: T[],
     readonly page: PageParams,
     readonly total: number,
+    /** `total` is a cap, not the count (searches with many matches): `meta.totalIsEstimate`. */
+    readonly totalIsEstimate?: true,
   ) {}
 }
 
@@ -182,6 +184,8 @@ export interface Operation<
   alsoStatus?: 200 | 201;
   /** The success body carries `meta {page, limit, total}`. */
   list?: boolean;
+  /** The schema of a list's `meta` when it says more than `PageMeta` (`SearchPageMeta`). */
+  listMeta?: TSchema;
   /** Error codes this operation can answer besides the ones every operation of its access can. */
   errors?: ErrorCode[];
   /**

@@ -92,6 +92,22 @@ export const PageMeta = named(
   }),
 );
 
+/** The `meta` of a list that can search: its `total` may be capped (the catalog's product lists). */
+export const SearchPageMeta = named(
+  "SearchPageMeta",
+  Type.Object({
+    ...PageMeta.properties,
+    total: Type.Integer({ minimum: 0, description: "Exact, except when `totalIsEstimate` is true" }),
+    totalIsEstimate: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "Present only on a search (`query`) with more matches than are counted exactly: `total` is then " +
+          "that cap (1000), not the number of matches; the pages go on past it",
+      }),
+    ),
+  }),
+);
+
 /** `page` ≥ 1 and `limit` 1..100 (default 20); out of range is a 400, never a silent clamp. */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),

@@ -69,7 +69,9 @@ function fillDefaults(schema: DefaultingSchema, value: unknown): unknown {
 
 /** Every string of the input follows the text rules (src/core/text-rules.ts), object keys included. */
 export function compileInput(part: InputPart, schema: TSchema): InputValidator {
-  const check: TypeCheck<TSchema> = TypeCompiler.Compile(withTextRules(schema));
+  // Compiled on first use: a process serves few of the operations it declares, and the compiled
+  // checks of all of them held several MB from its start (docs/operations.md, "Memory").
+  let compiled: TypeCheck<TSchema> | undefined;
   const coerce = part !== "body";
   const defaults = declaresDefault(schema);
   return {
@@ -83,8 +85,9 @@ export function compileInput(part: InputPart, schema: TSchema): InputValidator {
           { path, message: badKey.message },
         ]);
       }
-      if (check.Check(input)) return input;
-      throw validationError(part, check, input);
+      compiled ??= TypeCompiler.Compile(withTextRules(schema));
+      if (compiled.Check(input)) return input;
+      throw validationError(part, compiled, input);
     },
   };
 }

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import addressparser from "nodemailer/lib/addressparser";
 import type { Config } from "../config.ts";
 
@@ -63,18 +63,19 @@ export function createMailer(config: Pick<Config, "mail">): Mailer {
   }
   const sender = addressparser(from, { flatten: true })[0]!;
   const domain = sender.address.split("@").pop()!;
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    pool: true,
-    maxConnections: MAX_CONNECTIONS,
-    ...TIMEOUTS,
-  });
+  // nodemailer (a few MB resident) is loaded by the first email, which an outbox job sends: no
+  // request waits for it (docs/operations.md, "Memory").
+  let transport: Promise<Transporter> | undefined;
+  const pool = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: MAX_CONNECTIONS, ...TIMEOUTS }),
+    ));
   return {
     configured: true,
     async send(message) {
       if (!MESSAGE_KEY.test(message.id)) throw new TypeError(`not a message key: "${message.id}"`);
       const messageId = `<${message.id}@${domain}>`;
-      await transport.sendMail({
+      await (await pool()).sendMail({
         from: { name: message.fromName ?? sender.name, address: sender.address },
         to: message.to,
         replyTo: message.replyTo ?? undefined,
@@ -86,6 +87,10 @@ export function createMailer(config: Pick<Config, "mail">): Mailer {
       });
       return { messageId };
     },
-    close: () => transport.close(),
+    close: () =>
+      void transport?.then(
+        (pooled) => pooled.close(),
+        () => {}, // nothing was opened
+      ),
   };
 }

@@ -29,15 +29,23 @@ export class Representation {
   /** Response headers by encoding, and for a 304 (which carries no content headers). */
   private readonly headerSets = new Map<string, Record<string, string>>();
 
-  /** `headers`: the content type, Cache-Control, Vary and any others every answer carries. */
+  /**
+   * `body`: a function gives it on first use, for a large body most processes never send (the API
+   * viewer). `headers`: the content type, Cache-Control, Vary and any others every answer carries.
+   */
   constructor(
-    private readonly body: string | Uint8Array,
+    private readonly body: string | Uint8Array | (() => Uint8Array),
     private readonly headers: Record<string, string>,
   ) {}
 
   /** The body as bytes, encoded on first use (an app builds several documents it may never serve). */
   get bytes(): Uint8Array {
-    this.encodedBody ??= typeof this.body === "string" ? encoder.encode(this.body) : this.body;
+    this.encodedBody ??=
+      typeof this.body === "function"
+        ? this.body()
+        : typeof this.body === "string"
+          ? encoder.encode(this.body)
+          : this.body;
     return this.encodedBody;
   }
 

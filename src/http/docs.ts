@@ -1,15 +1,22 @@
-// The Scalar viewer's browser build (pinned in package.json), embedded as text so that the reference
+import { readFileSync } from "node:fs";
+// The Scalar viewer's browser build (pinned in package.json), embedded as a file so that the reference
 // page works without internet and the compiled binary carries it. It is imported by path because
-// the package's `exports` do not list its browser build.
-import viewer from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with {
-  type: "text",
+// the package's `exports` do not list its browser build. A file import gives its path (inside the
+// binary, a path of Bun's embedded file system): its 4.35 MB are read on the first request for it,
+// not held by every process from its start (docs/operations.md, "Memory").
+import viewerFile from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with {
+  type: "file",
+};
+import { version as viewerVersion } from "../../node_modules/@scalar/api-reference/package.json" with {
+  type: "json",
 };
 
 /** A document the service serves as it is (the API reference page and what it loads). */
 export interface StaticAsset {
   path: string;
   contentType: string;
-  body: string | Uint8Array;
+  /** A function gives a large body on first use (src/http/caching.ts, `Representation`). */
+  body: string | Uint8Array | (() => Uint8Array);
   /** Extra response headers, such as the page's Content-Security-Policy. */
   headers?: Record<string, string>;
 }
@@ -43,7 +50,9 @@ export const SECURITY_HEADERS = {
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const short = (text: string) => Bun.hash(text).toString(36);
-const VIEWER_PATH = `/v1/docs/scalar.${short(viewer)}.js`;
+// Named by the viewer's version, which the exact pin in package.json ties to one content: the name
+// is known at start without reading the file.
+const VIEWER_PATH = `/v1/docs/scalar.${short(viewerVersion)}.js`;
 
 // Everything the viewer would fetch from its vendor is turned off: fonts, the AI agent drawer
 // (which talks to the vendor's API), the MCP button, telemetry; no request proxy is set, so
@@ -89,7 +98,7 @@ export function docsAssets(specUrl: string): StaticAsset[] {
     {
       path: VIEWER_PATH,
       contentType: script,
-      body: viewer,
+      body: () => readFileSync(viewerFile),
       headers: { ...SECURITY_HEADERS, "cache-control": IMMUTABLE },
     },
     {

@@ -284,7 +284,7 @@ function successEnvelope(op: Operation, toJson: ToJson): unknown {
   if (!op.response) return undefined;
   const data = toJson(op.list ? { type: "array", items: op.response } : op.response);
   const properties: Json = { data };
-  if (op.list) properties.meta = toJson(PageMeta);
+  if (op.list) properties.meta = toJson(op.listMeta ?? PageMeta);
   return { type: "object", required: op.list ? ["data", "meta"] : ["data"], properties };
 }
 

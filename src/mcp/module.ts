@@ -1,6 +1,6 @@
 import type { Module } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
-import { McpEndpoint, type McpOptions } from "./endpoint.ts";
+import type { McpEndpoint, McpOptions } from "./endpoint.ts";
 
 /**
  * The Model Context Protocol at `/mcp`: one tool per agent operation of the registry, run by the
@@ -13,13 +13,18 @@ export function createMcpModule(options: McpOptions = {}): Module {
     name: "mcp",
     operations: [],
     routes(service) {
-      const endpoint = new McpEndpoint(service, options);
+      // The endpoint and the MCP SDK it runs on (its protocol schemas alone about 30 MB resident from
+      // source) are loaded by the first request to /mcp, not by every process at start
+      // (docs/operations.md, "Memory").
+      let endpoint: Promise<McpEndpoint> | undefined;
+      const load = () =>
+        (endpoint ??= import("./endpoint.ts").then(({ McpEndpoint }) => new McpEndpoint(service, options)));
       return [
         {
           method: "POST",
           path: "/mcp",
-          handle: (request, _params, requestId, client?: ClientInfo) =>
-            endpoint.handle(request, requestId, client),
+          handle: async (request, _params, requestId, client?: ClientInfo) =>
+            (await load()).handle(request, requestId, client),
         },
       ];
     },

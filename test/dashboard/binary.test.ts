@@ -60,3 +60,41 @@ test(
   },
   BUILD_TIMEOUT,
 );
+
+test(
+  "the compiled binary, alone in a folder, serves the API viewer and answers MCP, both loaded on their first request",
+  async () => {
+    const html = await (await fetch(`${server.url}/v1/docs`)).text();
+    const viewerPath = /src="(\/v1\/docs\/scalar\.[a-z0-9]+\.js)"/.exec(html)?.[1];
+    expect(viewerPath).toBeDefined();
+    const viewer = await fetch(`${server.url}${viewerPath}`);
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const pinned = Bun.file(join(ROOT, "node_modules/@scalar/api-reference/dist/browser/standalone.js"));
+    expect(await viewer.text()).toBe(await pinned.text());
+
+    // The demo store (on by default) answers its Host; the first request loads the MCP SDK.
+    const mcp = (id: number, method: string, params: unknown) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          host: "demo.localhost",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      });
+    const initialize = await mcp(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "binary-test", version: "1.0.0" },
+    });
+    expect(initialize.status).toBe(200);
+    expect(((await initialize.json()) as any).result.serverInfo.name).toBe("Commerce API");
+    const list = await mcp(2, "tools/list", {});
+    expect(list.status).toBe(200);
+    const names = ((await list.json()) as any).result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toContain("listProducts");
+  },
+  BUILD_TIMEOUT,
+);

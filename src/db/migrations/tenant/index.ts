@@ -14,6 +14,7 @@ import m9 from "./0009_events.sql" with { type: "text" };
 import m10 from "./0010_webhooks.sql" with { type: "text" };
 import m11 from "./0011_store_email_settings.sql" with { type: "text" };
 import m12 from "./0012_customer_password_resets.sql" with { type: "text" };
+import m13 from "./0013_product_counts.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -31,5 +32,6 @@ export const migrations: EmbeddedMigrations = {
     "0010_webhooks": m10,
     "0011_store_email_settings": m11,
     "0012_customer_password_resets": m12,
+    "0013_product_counts": m13,
   },
 };
