@@ -20,9 +20,9 @@ sqlite.run("PRAGMA synchronous = NORMAL");
 sqlite.run("PRAGMA foreign_keys = ON");
 
 // The service keeps the store settings in memory after the first read; so does the floor.
-const { currency } = sqlite.query("SELECT currency FROM store_settings WHERE id = 1").get() as {
-  currency: string;
-};
+const { currency, low_stock_threshold: lowStockThreshold } = sqlite
+  .query("SELECT currency, low_stock_threshold FROM store_settings WHERE id = 1")
+  .get() as { currency: string; low_stock_threshold: number };
 
 // The SQL text listProducts builds for the storefront (status = 'active', no category, no sort).
 const LIST_FILTER = "FROM products p WHERE p.status = ?";
@@ -31,11 +31,14 @@ const SEARCH_FILTER =
 const listPage = sqlite.prepare(
   `SELECT p.* ${LIST_FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
 );
-const listCount = sqlite.prepare(`SELECT count(*) AS total ${LIST_FILTER}`);
+// The total of a listing is the kept count (src/catalog/counts.ts); a search counts its matches up
+// to one past the cap, and past it answers the cap with `totalIsEstimate`.
+const listCount = sqlite.prepare("SELECT coalesce(sum(n), 0) AS total FROM product_counts WHERE status = ?");
+const SEARCH_COUNT_CAP = 1000;
 const searchPage = sqlite.prepare(
   `SELECT p.* ${SEARCH_FILTER} ORDER BY product_search.rank, p.id LIMIT ? OFFSET ?`,
 );
-const searchCount = sqlite.prepare(`SELECT count(*) AS total ${SEARCH_FILTER}`);
+const searchCount = sqlite.prepare(`SELECT count(*) AS total FROM (SELECT 1 ${SEARCH_FILTER} LIMIT ?)`);
 // getProduct with activeOnly.
 const productByIdOrSlug = sqlite.prepare(
   "SELECT * FROM products WHERE (id = ?1 OR slug = ?1) AND status = 'active'",
@@ -83,7 +86,10 @@ interface VariantRow {
 
 const money = (amount: number) => ({ amount, currency });
 const isAvailable = (v: VariantRow) => v.tracked === 0 || v.allow_backorder === 1 || v.on_hand > 0;
+const isLowStock = (v: VariantRow) =>
+  v.tracked === 1 && v.allow_backorder === 0 && v.on_hand > 0 && v.on_hand <= lowStockThreshold;
 
+// The storefront view (storefrontProduct): `available` and `lowStock`, never the stock counts.
 function variantView(v: VariantRow) {
   return {
     id: v.id,
@@ -92,12 +98,13 @@ function variantView(v: VariantRow) {
     options: JSON.parse(v.options) as unknown,
     price: money(v.price),
     compareAtPrice: v.compare_at_price === null ? null : money(v.compare_at_price),
-    inventory: { tracked: v.tracked === 1, onHand: v.on_hand, allowBackorder: v.allow_backorder === 1 },
     available: isAvailable(v),
+    lowStock: isLowStock(v),
   };
 }
 
 function productView(row: ProductRow, variants: VariantRow[], categoryIds: string[]) {
+  const available = variants.filter(isAvailable);
   return {
     id: row.id,
     slug: row.slug,
@@ -110,7 +117,8 @@ function productView(row: ProductRow, variants: VariantRow[], categoryIds: strin
     options: JSON.parse(row.options) as unknown,
     variants: variants.map(variantView),
     priceRange: { min: money(row.min_price), max: money(row.max_price) },
-    inStock: variants.some(isAvailable),
+    inStock: available.length > 0,
+    lowStock: available.length > 0 && available.every(isLowStock),
     taxRate: row.tax_rate,
     requiresShipping: row.requires_shipping === 1,
     createdAt: new Date(row.created_at).toISOString(),
@@ -149,9 +157,35 @@ function toMatchQuery(input: string): string | null {
     .join(" ");
 }
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+// The service's headers for a client that asks no compression (as wrk): a catalog read is kept by
+// caches but revalidated, with a strong ETag (SHA-256 of the bytes, base64url, 27 characters) and the
+// catalog's Vary; an error is not kept. Every answer carries a request id.
+const CONTENT_TYPE = "application/json; charset=utf-8";
+const CATALOG_VARY = "Origin, Accept-Encoding, Authorization, X-Api-Key, Cookie";
+
+function ok(body: unknown): Response {
+  const bytes = JSON.stringify(body);
+  const etag = new Bun.CryptoHasher("sha256").update(bytes).digest("base64url").slice(0, 27);
+  return new Response(bytes, {
+    headers: {
+      "content-type": CONTENT_TYPE,
+      "cache-control": "no-cache",
+      vary: CATALOG_VARY,
+      etag: `"${etag}"`,
+      "x-request-id": crypto.randomUUID(),
+    },
+  });
+}
+
+const notFound = (error: string) =>
+  new Response(JSON.stringify({ error, code: "NOT_FOUND", status: 404 }), {
+    status: 404,
+    headers: {
+      "content-type": CONTENT_TYPE,
+      "cache-control": "no-store",
+      "x-request-id": crypto.randomUUID(),
+    },
+  });
 
 function listProducts(params: URLSearchParams): Response {
   const page = Number(params.get("page") ?? 1);
@@ -161,20 +195,22 @@ function listProducts(params: URLSearchParams): Response {
   const match = search === undefined ? undefined : toMatchQuery(search);
   let data: ReturnType<typeof assemble> = [];
   let total = 0;
+  let estimate = false;
   if (match === undefined) {
     data = assemble(listPage.all("active", limit, (page - 1) * limit) as ProductRow[]);
     total = (listCount.get("active") as { total: number }).total;
   } else if (match !== null) {
     data = assemble(searchPage.all(match, "active", limit, (page - 1) * limit) as ProductRow[]);
-    total = (searchCount.get(match, "active") as { total: number }).total;
+    total = (searchCount.get(match, "active", SEARCH_COUNT_CAP + 1) as { total: number }).total;
+    if (total > SEARCH_COUNT_CAP) [total, estimate] = [SEARCH_COUNT_CAP, true];
   }
-  return json(200, { data, meta: { page, limit, total } });
+  return ok({ data, meta: { page, limit, total, ...(estimate && { totalIsEstimate: true }) } });
 }
 
 function getProduct(idOrSlug: string): Response {
   const row = productByIdOrSlug.get(idOrSlug) as ProductRow | null;
-  if (!row) return json(404, { error: "Product not found", code: "NOT_FOUND", status: 404 });
-  return json(200, { data: assemble([row])[0] });
+  if (!row) return notFound("Product not found");
+  return ok({ data: assemble([row])[0] });
 }
 
 const PRODUCTS = "/v1/products";
@@ -192,6 +228,6 @@ Bun.serve({
     if (path.startsWith(`${PRODUCTS}/`) && path.indexOf("/", PRODUCTS.length + 1) === -1) {
       return getProduct(decodeURIComponent(path.slice(PRODUCTS.length + 1)));
     }
-    return json(404, { error: `No route GET ${path}`, code: "NOT_FOUND", status: 404 });
+    return notFound(`No route GET ${path}`);
   },
 });

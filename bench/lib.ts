@@ -538,6 +538,8 @@ export interface CapturedResponse {
   path: string;
   status: number;
   contentType: string;
+  /** Every response header, names in lower case. */
+  headers: Record<string, string>;
   body: Uint8Array;
 }
 
@@ -552,6 +554,7 @@ export async function captureResponse(
     path,
     status: response.status,
     contentType: response.headers.get("content-type") ?? "",
+    headers: Object.fromEntries(response.headers),
     body: new Uint8Array(await response.arrayBuffer()),
   };
 }

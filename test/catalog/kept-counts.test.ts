@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { listProducts, SEARCH_COUNT_CAP } from "../../src/catalog/products.ts";
+import { listProducts, SEARCH_COUNT_CAP, updateProduct } from "../../src/catalog/products.ts";
 import { seedProducts } from "../../src/catalog/seed.ts";
+import type { ProductStatus } from "../../src/catalog/tables.ts";
+import type { TenantDb } from "../../src/db/tenant-pool.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type AdminClient, adminClient, simpleProduct } from "../helpers/catalog.ts";
 
@@ -125,11 +127,12 @@ describe("search totals", () => {
     await expectCountsExact();
   });
 
-  test("a small cap: pages by relevance are the same as ranking every match, with ties broken by id", async () => {
+  test("a small cap: pages by relevance are the same as ranking every match, ties oldest first", async () => {
     await t.app.ctx.tenants.with(orgId, (tenant) => {
       const every = listProducts(tenant, { query: "cotton" }, { page: 1, limit: 100 }, 10_000);
       expect(every.total).toBeGreaterThan(40);
       expect(every.totalIsEstimate).toBeUndefined();
+      expect(every.items.map((p) => p.id)).toEqual(rankedEveryMatch(tenant, "cotton").slice(0, 100));
       const paged = [1, 2, 3, 4, 5].flatMap(
         (page) => listProducts(tenant, { query: "cotton" }, { page, limit: 10 }, 5).items,
       );
@@ -139,4 +142,49 @@ describe("search totals", () => {
       expect(capped.totalIsEstimate).toBe(true);
     });
   });
+
+  test("pages by relevance are exact when a tie spans the candidates' cut-off and when a filter drops most candidates", async () => {
+    await t.app.ctx.tenants.with(orgId, (tenant) => {
+      const limit = 7;
+      const ranks = rankedEveryMatch(tenant, "cotton", undefined, "product_search.rank");
+      // Page 1 takes the best 4 × 7 matches as candidates: the 28th and 29th tie, so the cut-off
+      // falls inside a tie group.
+      expect(ranks[4 * limit - 1]).toBe(ranks[4 * limit]);
+      const allPages = (status?: ProductStatus) => {
+        const ids: string[] = [];
+        for (let page = 1; ; page++) {
+          const items = listProducts(tenant, { query: "cotton", status }, { page, limit }).items;
+          ids.push(...items.map((p) => p.id));
+          if (items.length < limit) return ids;
+        }
+      };
+      const every = rankedEveryMatch(tenant, "cotton");
+      expect(allPages()).toEqual(every);
+      expect(new Set(every).size).toBe(every.length);
+      // Nine in ten matches become drafts: the storefront's active-only filter removes most candidates.
+      every.forEach((id, i) => {
+        if (i % 10 !== 0) updateProduct(tenant, id, { status: "draft" });
+      });
+      const active = rankedEveryMatch(tenant, "cotton", "active");
+      expect(active.length).toBe(Math.ceil(every.length / 10));
+      expect(allPages("active")).toEqual(active);
+      expect(allPages("draft")).toEqual(rankedEveryMatch(tenant, "cotton", "draft"));
+      expect(allPages()).toEqual(rankedEveryMatch(tenant, "cotton"));
+    });
+  });
 });
+
+/**
+ * The documented relevance order computed the slow way, over every match (bm25 rank, ties oldest
+ * first): the ids, or the `column` asked for.
+ */
+function rankedEveryMatch(tenant: TenantDb, word: string, status?: ProductStatus, column = "p.id") {
+  const rows = tenant.sqlite
+    .query(
+      `SELECT ${column} AS value FROM product_search JOIN products p ON p.seq = product_search.rowid
+        WHERE product_search MATCH ?1 AND (?2 IS NULL OR p.status = ?2)
+        ORDER BY product_search.rank, p.seq`,
+    )
+    .all(`"${word}"*`, status ?? null) as { value: string }[];
+  return rows.map((r) => r.value);
+}
