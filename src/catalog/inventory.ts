@@ -83,13 +83,14 @@ export function updateInventory(tenant: TenantDb, variantId: string, change: Inv
  * Records `inventory.low_stock` when a variant that is sold only from stock (tracked, no backorder)
  * falls to the store's low-stock threshold or below from above it: once per crossing, not on every sale.
  */
-function noteLowStock(tenant: TenantDb, variantId: string, onHandBefore: number): void {
-  const after = getInventory(tenant, variantId);
+function noteLowStock(tenant: TenantDb, variantId: string, onHandBefore: number, onHandAfter?: number): void {
   const threshold = getStore(tenant).lowStockThreshold;
-  if (!after.tracked || after.allowBackorder) return;
-  if (onHandBefore > threshold && after.onHand <= threshold) {
-    recordEvent(tenant, "inventory.low_stock", { ...after, lowStockThreshold: threshold });
-  }
+  // Most changes cross nothing: stock already at or below the threshold, or a sale that leaves it
+  // above (known without a read on place-order's path).
+  if (onHandBefore <= threshold || (onHandAfter !== undefined && onHandAfter > threshold)) return;
+  const after = getInventory(tenant, variantId);
+  if (!after.tracked || after.allowBackorder || after.onHand > threshold) return;
+  recordEvent(tenant, "inventory.low_stock", { ...after, lowStockThreshold: threshold });
 }
 
 // ---------------------------------------------------------------- for orders
@@ -115,7 +116,7 @@ export function takeStock(
     .query("UPDATE variants SET on_hand = on_hand - ?1 WHERE id = ?2 AND on_hand >= ?1")
     .run(units, variant.id);
   if (result.changes === 0) return null;
-  noteLowStock(tenant, variant.id, variant.onHand);
+  noteLowStock(tenant, variant.id, variant.onHand, variant.onHand - units);
   return units;
 }
 

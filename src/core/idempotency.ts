@@ -3,6 +3,7 @@ import type { AppContext } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { canonicalJson } from "../lib/json.ts";
 import { ApiError } from "./errors.ts";
+import { tidyNowAndThen } from "./housekeeping.ts";
 import { instanceKeyring, type KeyPurpose, seal, UnsealError, unseal } from "./keyring.ts";
 import type { CookieToSet } from "./operation.ts";
 
@@ -22,7 +23,6 @@ import type { CookieToSet } from "./operation.ts";
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const SWEEP_EVERY_MS = 3600 * 1000;
-const lastSweep = new WeakMap<TenantDb, number>();
 
 export interface IdempotencyRecord {
   scope: string;
@@ -147,12 +147,11 @@ export function store(
   answer: StoredAnswer,
 ): void {
   const now = Date.now();
-  if (now - (lastSweep.get(tenant) ?? 0) > SWEEP_EVERY_MS) {
-    lastSweep.set(tenant, now);
+  tidyNowAndThen(tenant, "idempotency records", SWEEP_EVERY_MS, now, () =>
     tenant.sqlite
       .query("DELETE FROM idempotency_records WHERE created_at <= ?")
-      .run(now - IDEMPOTENCY_WINDOW_MS);
-  }
+      .run(now - IDEMPOTENCY_WINDOW_MS),
+  );
   const kept = storedForm(ctx, tenant, record, answer);
   tenant.sqlite
     .query(

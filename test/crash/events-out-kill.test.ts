@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { startSmtpServer, type TestSmtpServer } from "../email/smtp.ts";
 import { makeTestApp } from "../helpers/app.ts";
+import { until } from "../webhooks/helpers.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../webhooks/receivers.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
 
@@ -29,14 +30,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   return port;
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
 }
 
 const start = () =>
@@ -106,7 +99,7 @@ describe("SIGKILL between a change's commit and what it sends out", () => {
       expect(res.status).toBe(200);
     }
 
-    await until(() => receiver.requests.length >= 1, "the first delivery to reach the receiver");
+    await until(() => receiver.requests.length >= 1, "the first delivery to reach the receiver", 15_000);
     const first = receiver.requests[0]!;
     await server!.kill();
 
@@ -117,6 +110,7 @@ describe("SIGKILL between a change's commit and what it sends out", () => {
       () =>
         receiver.requests.filter((r: ReceivedRequest) => r.headers["webhook-id"] === messageId).length >= 2,
       "the same delivery again after the restart",
+      15_000,
     );
     const again = receiver.requests.filter((r) => r.headers["webhook-id"] === messageId)[1]!;
     const payload = new Webhook(endpoint.data.secret).verify(
@@ -127,7 +121,7 @@ describe("SIGKILL between a change's commit and what it sends out", () => {
     };
     expect(payload.type).toBe("product.created");
 
-    await until(() => smtp!.received.length >= 1, "the low-stock email after the restart");
+    await until(() => smtp!.received.length >= 1, "the low-stock email after the restart", 15_000);
     await Bun.sleep(1500);
     expect(smtp.received.map((m) => [m.to, m.headers.subject])).toEqual([
       [["team@kill-shop.example"], expect.stringContaining("Kettle")],

@@ -305,8 +305,8 @@ export function Webhooks() {
       </PageHeader>
       <p className="mb-4 max-w-2xl text-sm text-slate-700">
         Your own systems can be told when something happens in your store, such as an order being paid. Each
-        message is signed with the endpoint's secret and tried again for about three days until it gets
-        through.
+        message is signed with the endpoint's secret and tried again for about three and a half days until it
+        gets through.
       </p>
       {!endpoints.data ? (
         <QueryState query={endpoints} what="webhook endpoints" />
