@@ -202,6 +202,9 @@ export class Outbox {
       try {
         await this.drainTenant(orgId, now);
       } catch (error) {
+        // Closed under a job in flight (the service stopped): the row keeps its lease and runs again
+        // after the next start; the closed files cannot be asked anything more.
+        if (this.stopped) return;
         if (!organizationExists(this.ctx.platform, orgId)) {
           // Deleted with its file since the drain was scheduled: nothing is left to run.
           this.noted.delete(orgId);

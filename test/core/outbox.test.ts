@@ -323,6 +323,37 @@ describe("the control plane knows which organizations have outbox work", () => {
     for (const org of idle) expect(outboxDueAt(second, org.id)).toBeNull();
   });
 
+  test("a job finishing after the service closed under it throws nothing, and runs again after the next start", async () => {
+    const { log, open } = restarts();
+    const lease = { OUTBOX_LEASE_MS: "300" };
+    let finish = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const first = open(outboxTestModule(log, { hold: held }), lease);
+    const org = await first.org("Closing");
+    const { status, body } = await post(first, org.key, { marker: "in-flight", kind: "queued" });
+    expect(status).toBe(201);
+    await until(() => jobRow(first, org.id, body.data.job)?.status === "running");
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", note);
+    try {
+      first.close();
+      finish(); // the job's work ends with every file closed
+      await Bun.sleep(50);
+    } finally {
+      process.off("unhandledRejection", note);
+    }
+    expect(unhandled).toEqual([]);
+    expect(ranMarkers(log)).toEqual(["in-flight"]);
+
+    const second = open(outboxTestModule(log), lease);
+    await until(() => jobRow(second, org.id, body.data.job)?.status === "done");
+    // Its work was done but never recorded: at least once, as the outbox promises.
+    expect(ranMarkers(log)).toEqual(["in-flight", "in-flight"]);
+  });
+
   test("a due time with no row behind it is cleared by the drain without error", async () => {
     const { log, open } = restarts();
     const first = open(outboxTestModule(log));
