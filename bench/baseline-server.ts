@@ -1,11 +1,15 @@
 // The baseline of the load benchmarks: plain Bun.serve answering each path with the bytes the service
-// answered (status, content-type, body), read from the JSON file named by BASELINE_ROUTES. Nothing else.
+// answered (status, content-type, body; or every header, when the route lists them), read from the
+// JSON file named by BASELINE_ROUTES. Nothing else. A route's path may carry its query string: the
+// whole path and query is looked up first, then the path alone.
 import { readFileSync } from "node:fs";
 
 interface Route {
   path: string;
   status: number;
   contentType: string;
+  /** Every header to send, when the answer's whole header set is the floor's (a kept catalog read). */
+  headers?: Record<string, string>;
   body: string; // base64
 }
 
@@ -14,7 +18,12 @@ if (!file) throw new Error("BASELINE_ROUTES (a JSON file of routes) is required"
 const routes = new Map(
   (JSON.parse(readFileSync(file, "utf8")) as Route[]).map((r) => [
     r.path,
-    { status: r.status, contentType: r.contentType, body: Buffer.from(r.body, "base64") },
+    {
+      status: r.status,
+      headers: r.headers ?? { "content-type": r.contentType },
+      // A Blob, which a Response takes without copying its bytes.
+      body: new Blob([Buffer.from(r.body, "base64")]),
+    },
   ]),
 );
 
@@ -25,8 +34,9 @@ Bun.serve({
     const url = request.url;
     const start = url.indexOf("/", url.indexOf("//") + 2);
     const end = url.indexOf("?", start);
-    const route = routes.get(end === -1 ? url.slice(start) : url.slice(start, end));
+    const route =
+      routes.get(url.slice(start)) ?? (end === -1 ? undefined : routes.get(url.slice(start, end)));
     if (!route) return new Response(null, { status: 404 });
-    return new Response(route.body, { status: route.status, headers: { "content-type": route.contentType } });
+    return new Response(route.body, { status: route.status, headers: route.headers });
   },
 });

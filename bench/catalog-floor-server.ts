@@ -35,8 +35,13 @@ const listPage = sqlite.prepare(
 // to one past the cap, and past it answers the cap with `totalIsEstimate`.
 const listCount = sqlite.prepare("SELECT coalesce(sum(n), 0) AS total FROM product_counts WHERE status = ?");
 const SEARCH_COUNT_CAP = 1000;
+// Relevance (bm25 rank, ties oldest first) ranked on the search index alone, then only the first
+// candidates joined: the service's query when a page fills (every seeded product is active).
 const searchPage = sqlite.prepare(
-  `SELECT p.* ${SEARCH_FILTER} ORDER BY product_search.rank, p.id LIMIT ? OFFSET ?`,
+  `WITH hits(seq, rank) AS MATERIALIZED (SELECT rowid, rank FROM product_search WHERE product_search MATCH ?
+     ORDER BY rank, rowid LIMIT ?)
+   SELECT p.* FROM hits CROSS JOIN products p ON p.seq = hits.seq WHERE p.status = ?
+   ORDER BY hits.rank, hits.seq LIMIT ? OFFSET ?`,
 );
 const searchCount = sqlite.prepare(`SELECT count(*) AS total FROM (SELECT 1 ${SEARCH_FILTER} LIMIT ?)`);
 // getProduct with activeOnly.
@@ -200,7 +205,9 @@ function listProducts(params: URLSearchParams): Response {
     data = assemble(listPage.all("active", limit, (page - 1) * limit) as ProductRow[]);
     total = (listCount.get("active") as { total: number }).total;
   } else if (match !== null) {
-    data = assemble(searchPage.all(match, "active", limit, (page - 1) * limit) as ProductRow[]);
+    data = assemble(
+      searchPage.all(match, 4 * page * limit, "active", limit, (page - 1) * limit) as ProductRow[],
+    );
     total = (searchCount.get(match, "active", SEARCH_COUNT_CAP + 1) as { total: number }).total;
     if (total > SEARCH_COUNT_CAP) [total, estimate] = [SEARCH_COUNT_CAP, true];
   }

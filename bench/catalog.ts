@@ -1,6 +1,8 @@
 // Load benchmark of the storefront catalog: product listing, product detail and full-text search on a
-// seeded tenant, each against a bare Bun.serve floor (bench/catalog-floor-server.ts) that runs the same
-// SQL over the same tenant file and answers the same bytes. Usage: bun bench/catalog.ts
+// seeded tenant. The service's answers are first proven right against bench/catalog-floor-server.ts
+// (a bare Bun.serve running the same SQL over the same tenant file, byte for byte); the reads are then
+// measured against the floor of a kept answer: a bare Bun.serve sending the service's own bytes and
+// headers (bench/baseline-server.ts). Usage: bun bench/catalog.ts
 import { join } from "node:path";
 import {
   type Child,
@@ -17,6 +19,7 @@ import {
   saveResults,
   seedProducts,
   spawnServer,
+  startBaseline,
   startService,
 } from "./lib.ts";
 
@@ -179,10 +182,19 @@ async function runSize(products: number): Promise<SizeResult> {
     ];
     for (const path of extra) await assertSameAnswer(service, floor, path);
     console.log(
-      `  byte-identical answers from service and floor on ${scenarios.length + extra.length} paths`,
+      `  byte-identical answers from service and SQL floor on ${scenarios.length + extra.length} paths`,
     );
+    await floor.stop();
 
-    const rows = await compareWithBaseline(scenarios, service.url, floor.url, settings);
+    // The measured floor: the service's own answers (every header, the same bytes) sent by Bun.serve.
+    const kept = [];
+    for (const s of scenarios) kept.push(await captureResponse(service.url, s.path, checkHeaders));
+    const bytesFloor = await startBaseline(kept, { allHeaders: true, requestHeaders: checkHeaders });
+    children.push(bytesFloor);
+    for (const s of scenarios) await assertSameAnswer(service, bytesFloor, s.path);
+    console.log(`bytes floor at ${bytesFloor.url}: the same status, headers and bytes`);
+
+    const rows = await compareWithBaseline(scenarios, service.url, bytesFloor.url, settings);
     for (const r of rows) {
       for (const [name, runs] of [
         ["service", r.service.runs],

@@ -562,11 +562,18 @@ export async function captureResponse(
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
   a.length === b.length && a.every((byte, i) => byte === b[i]);
 
+/** Headers Bun.serve writes itself on every answer: a floor sending captured headers leaves them out. */
+const SERVER_WRITTEN = new Set(["date", "content-length", "transfer-encoding", "connection", "keep-alive"]);
+
 /**
  * Starts `bench/baseline-server.ts` (plain Bun.serve) answering each captured path with the same
- * status, content-type and body bytes, and checks that it does.
+ * status, content-type and body bytes, and checks that it does. `allHeaders`: it sends every header
+ * the service sent too (the same `x-request-id` each time), the floor of an answer the service keeps.
  */
-export async function startBaseline(responses: CapturedResponse[]): Promise<Child> {
+export async function startBaseline(
+  responses: CapturedResponse[],
+  options: { allHeaders?: boolean; requestHeaders?: Record<string, string> } = {},
+): Promise<Child> {
   const first = responses[0];
   if (!first) throw new Error("the baseline needs at least one response");
   const tmp = makeTempDir("baseline-routes");
@@ -578,6 +585,9 @@ export async function startBaseline(responses: CapturedResponse[]): Promise<Chil
         path: r.path,
         status: r.status,
         contentType: r.contentType,
+        headers: options.allHeaders
+          ? Object.fromEntries(Object.entries(r.headers).filter(([name]) => !SERVER_WRITTEN.has(name)))
+          : undefined,
         body: Buffer.from(r.body).toString("base64"),
       })),
     ),
@@ -591,7 +601,7 @@ export async function startBaseline(responses: CapturedResponse[]): Promise<Chil
       readyStatus: first.status,
     });
     for (const expected of responses) {
-      const got = await captureResponse(child.url, expected.path);
+      const got = await captureResponse(child.url, expected.path, options.requestHeaders);
       if (
         got.status !== expected.status ||
         got.contentType !== expected.contentType ||

@@ -225,6 +225,7 @@ const shopOrigins = (ctx: AppContext) => (orgId: string) => {
 function requestHandler(
   ctx: AppContext,
   router: Router,
+  adapter: HttpAdapter,
   cors: Cors,
   challenge: string | undefined,
 ): App["fetch"] {
@@ -243,7 +244,9 @@ function requestHandler(
     let response: Response;
     try {
       checkDeclaredLength(request, config.maxBodyBytes, router.routes);
-      response = (origin !== null && cors.preflight(request, origin)) || (await handle(request));
+      response =
+        (origin !== null && cors.preflight(request, origin)) ||
+        (await (adapter.answerKept(request, state) ?? handle(request)));
     } catch (error) {
       response = errorResponse(error, ctx, state.id);
     }
@@ -254,7 +257,7 @@ function requestHandler(
     if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
       response.headers.set("www-authenticate", challenge);
     }
-    log.info("request", {
+    log.request({
       method: request.method,
       route: state.route ?? null,
       status: response.status,
@@ -322,7 +325,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
     operations: declared,
     executor,
     outbox,
-    fetch: requestHandler(ctx, router, cors, challenge),
+    fetch: requestHandler(ctx, router, adapter, cors, challenge),
     start: lifecycle.start,
     close() {
       lifecycle.stop();

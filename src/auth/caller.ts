@@ -114,6 +114,14 @@ export class CallerResolver {
     throw unauthorized("Authentication required: send an API key, a session cookie or a storefront Host");
   }
 
+  /** The shop of a request that `resolve` would take as an anonymous storefront caller by its Host alone. */
+  anonymousHostTenant(request: Request): string | undefined {
+    const headers = request.headers;
+    if (headers.get("authorization") !== null || headers.get("x-api-key") !== null) return undefined;
+    if (headers.get("cookie") !== null && readCookie(request, SESSION_COOKIE) !== undefined) return undefined;
+    return this.tenantOfHost(request);
+  }
+
   /** The organization a request is addressed to by its Host header alone (CORS preflights carry no credential). */
   tenantOfHost(request: Request): string | undefined {
     const host = normalizeHost(request.headers.get("host") ?? "");

@@ -5,7 +5,7 @@ import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
 import type { Operation } from "../core/operation.ts";
 import { errorResponse, JSON_TYPE } from "../core/respond.ts";
-import type { KeptBody } from "../core/response-cache.ts";
+import { type KeptAnswer, type KeptBody, keptAnswer, rememberAnswer } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
 import { fileResponse, NO_STORE, REVALIDATE, Representation } from "./caching.ts";
 import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
@@ -112,6 +112,9 @@ export class HttpAdapter {
         ...delivery,
         trace: state,
       });
+      if (outcome.kept && principal.caller?.type === "host" && request.method === "GET") {
+        this.remember(principal.caller.orgId, request, { operation: op, kept: outcome.kept });
+      }
       const response = await this.render(outcome, request, policy.headers);
       return answerObserver
         ? reportAnswer(answerObserver, op, request, response, outcome.body ?? "")
@@ -119,6 +122,44 @@ export class HttpAdapter {
     } catch (error) {
       const response = errorResponse(error, this.ctx, state.id);
       return answerObserver ? reportAnswer(answerObserver, op, request, response) : response;
+    }
+  }
+
+  /**
+   * A repeated anonymous storefront read answered before routing: the same URL on the same shop's
+   * Host was routed to a catalog read whose body the shop still keeps (its data unchanged since),
+   * so routing, input parsing and validation would give that very body again. Anything else (a
+   * credential, a Host now naming another shop, changed data) is left to the whole way (undefined).
+   */
+  answerKept(request: Request, state: RequestState): Response | Promise<Response> | undefined {
+    if (request.method !== "GET") return undefined;
+    const orgId = this.resolver.anonymousHostTenant(request);
+    if (orgId === undefined) return undefined;
+    let answer: KeptAnswer | undefined;
+    const tenant = this.ctx.tenants.acquire(orgId);
+    try {
+      answer = keptAnswer(tenant, requestKey(request));
+    } finally {
+      this.ctx.tenants.release(tenant);
+    }
+    if (!answer) return undefined;
+    const op = answer.operation;
+    const policy = this.policyOf(op);
+    Object.assign(state, { route: op.path, cors: policy.cors, orgId, callerType: "host" });
+    const response = this.representationOf(answer.kept, policy.headers).respond(request, op.status ?? 200);
+    const observer = answerObserver;
+    if (!observer) return response;
+    return Promise.resolve(response).then((sent) =>
+      reportAnswer(observer, op, request, sent, answer.kept.text),
+    );
+  }
+
+  private remember(orgId: string, request: Request, answer: KeptAnswer): void {
+    const tenant = this.ctx.tenants.acquire(orgId);
+    try {
+      rememberAnswer(tenant, requestKey(request), answer);
+    } finally {
+      this.ctx.tenants.release(tenant);
     }
   }
 
@@ -148,18 +189,20 @@ export class HttpAdapter {
     return policy;
   }
 
+  private representationOf(kept: KeptBody, answer: AnswerHeaders): Representation {
+    let representation = this.representations.get(kept);
+    if (!representation) {
+      representation = new Representation(kept.text, answer.body);
+      this.representations.set(kept, representation);
+    }
+    return representation;
+  }
+
   private render(outcome: Outcome, request: Request, answer: AnswerHeaders): Response | Promise<Response> {
     const { status, body, kept } = outcome;
     if (outcome.file) return fileResponse(outcome.file, request);
-    if (kept) {
-      // A kept catalog body: ETag, 304 and compressed forms come from its representation.
-      let representation = this.representations.get(kept);
-      if (!representation) {
-        representation = new Representation(kept.text, answer.body);
-        this.representations.set(kept, representation);
-      }
-      return representation.respond(request, status);
-    }
+    // A kept catalog body: ETag, 304 and compressed forms come from its representation.
+    if (kept) return this.representationOf(kept, answer).respond(request, status);
     let payload: string | Uint8Array | null = body;
     let base = body === null ? answer.empty : answer.body;
     // Measured in UTF-16 units, known without encoding: short bodies skip the negotiation.
@@ -184,6 +227,9 @@ export class HttpAdapter {
     return new Response(payload, { status, headers });
   }
 }
+
+/** What a kept answer is found by: the Host and the URL as sent (another spelling of the query is another key). */
+const requestKey = (request: Request) => `${request.headers.get("host")} ${request.url}`;
 
 /**
  * A webhook's query names its tenant and may carry a provider's proof: a declared name sent more

@@ -10,6 +10,19 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** The one `info` line of each request: `info("request", line)`, written without an object to stringify. */
+  request(line: RequestLine): void;
+}
+
+/** What the request log line says, in this order. */
+export interface RequestLine {
+  method: string;
+  route: string | null;
+  status: number;
+  durationMs: number;
+  org: string | null;
+  caller: string | null;
+  requestId: string;
 }
 
 // Debug and info lines (one per request) are batched: one write every few milliseconds instead of
@@ -61,12 +74,34 @@ export function createLogger(level: LogLevel): Logger {
       writeSync(2, line);
       return;
     }
-    pending += line;
-    if (pending.length > 64 * 1024) flush();
-    else if (!scheduled) {
-      scheduled = true;
-      setTimeout(flush, FLUSH_MS);
-    }
+    batch(line);
   };
-  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
+  return {
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+    request(r) {
+      if (ORDER.info < threshold) return;
+      batch(
+        `{"time":"${isoNow()}","level":"info","msg":"request","method":${text(r.method)},"route":${text(r.route)},` +
+          `"status":${r.status},"durationMs":${r.durationMs},"org":${text(r.org)},"caller":${text(r.caller)},` +
+          `"requestId":${text(r.requestId)}}\n`,
+      );
+    },
+  };
 }
+
+function batch(line: string): void {
+  pending += line;
+  if (pending.length > 64 * 1024) flush();
+  else if (!scheduled) {
+    scheduled = true;
+    setTimeout(flush, FLUSH_MS);
+  }
+}
+
+/** Characters a JSON string may hold as they are: ids, routes, methods need no escaping. */
+const PLAIN = /^[\w.:/{}@~+-]*$/;
+const text = (value: string | null) =>
+  value === null ? "null" : PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);

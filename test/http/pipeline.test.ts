@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { jsonBody, makeTestApp, type TestApp } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log.ts";
 import { probeOperations } from "../helpers/probe-operations.ts";
 
 let t: TestApp;
@@ -198,7 +199,7 @@ describe("request ids, unknown routes, health", () => {
   test("a 405 is written to the request log with its status", async () => {
     const own = makeTestApp();
     const lines: Record<string, unknown>[] = [];
-    own.app.ctx.log.info = (msg, fields) => lines.push({ msg, ...fields });
+    collectLog(own.app.ctx.log, lines, ["info"]);
     const res = await own.request("/v1/health", { method: "DELETE", headers: { "x-request-id": "m-405" } });
     expect(res.status).toBe(405);
     expect(lines).toContainEqual(

@@ -3,6 +3,7 @@ import { ApiError } from "../../src/core/errors.ts";
 import type { Module } from "../../src/core/module.ts";
 import type { LogFields } from "../../src/lib/log.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log.ts";
 
 // A module's own routes (discovery documents, `/mcp`, pages) answer what they throw through the
 // service's one error path, as operations do. Elysia names a thrown value by its `code` property,
@@ -35,10 +36,7 @@ let t: TestApp;
 const lines: (LogFields & { msg: string })[] = [];
 beforeAll(() => {
   t = makeTestApp({ modules: [rawRoutes] });
-  const log = t.app.ctx.log;
-  log.info = (msg, fields) => lines.push({ msg, ...fields });
-  log.error = (msg, fields) => lines.push({ msg, ...fields });
-  log.warn = (msg, fields) => lines.push({ msg, ...fields });
+  collectLog(t.app.ctx.log, lines, ["info", "error", "warn"]);
 });
 afterAll(() => t.cleanup());
 

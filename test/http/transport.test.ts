@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import type { LogFields } from "../../src/lib/log.ts";
 import { BUN_MAX_REQUEST_BODY_SIZE } from "../../src/server.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log.ts";
 import { probeOperations } from "../helpers/probe-operations.ts";
 
 // Real sockets against a listening server with the body limit `startServer` gives Bun: what Bun does
@@ -15,9 +16,7 @@ const lines: (LogFields & { msg: string })[] = [];
 beforeAll(async () => {
   t = makeTestApp({ operations: probeOperations });
   key = (await t.org("Transport")).key;
-  const log = t.app.ctx.log;
-  log.info = (msg, fields) => lines.push({ msg, ...fields });
-  log.error = (msg, fields) => lines.push({ msg, ...fields });
+  collectLog(t.app.ctx.log, lines);
   server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,

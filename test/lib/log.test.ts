@@ -28,4 +28,37 @@ describe("createLogger", () => {
     expect(new Date(first.time).toISOString()).toBe(first.time);
     expect(err.map((line) => JSON.parse(line))).toMatchObject([{ level: "warn", msg: "careful", n: 2 }]);
   });
+
+  test("the request line is the line info would write with the same fields, escaping what needs it", () => {
+    const fields = [
+      {
+        method: "GET",
+        route: "/v1/products/{slug}",
+        status: 200,
+        durationMs: 0.42,
+        org: "org_1",
+        caller: "host",
+        requestId: "a-b.c:d",
+      },
+      {
+        method: "GET",
+        route: null,
+        status: 404,
+        durationMs: 3,
+        org: null,
+        caller: null,
+        requestId: 'quote " back \\ \u0001 é',
+      },
+    ];
+    const calls = fields
+      .map((f) => `log.request(${JSON.stringify(f)}); log.info("request", ${JSON.stringify(f)});`)
+      .join(" ");
+    const { out } = logLines("info", calls);
+    expect(out).toHaveLength(4);
+    const strip = (line: string) => line.replace(/^\{"time":"[^"]+",/, "{");
+    expect(strip(out[0]!)).toBe(strip(out[1]!));
+    expect(strip(out[2]!)).toBe(strip(out[3]!));
+    expect(JSON.parse(out[2]!)).toMatchObject(fields[1]!);
+    expect(logLines("warn", calls).out).toEqual([]);
+  });
 });
