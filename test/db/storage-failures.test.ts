@@ -305,29 +305,36 @@ describe.skipIf(!disk)("storage failures on a data directory that fills up", () 
     }
     expect(episodes).toBeGreaterThanOrEqual(1);
     expect(failing).toBe(false);
-    const lines = [...logLines(firstLife.stderr), ...logLines(firstLife.stdout)].sort((a, b) =>
-      String(a.time).localeCompare(String(b.time)),
-    );
-    const storage = lines.filter((line) => line.msg.startsWith("storage "));
+    // Each stream is in the order it was written; across the two, times tie within a millisecond,
+    // so the n-th warn line (stderr) is paired with the n-th info line (stdout) and their times
+    // must interleave: start ≤ its recovery ≤ the next start.
+    const errLines = logLines(firstLife.stderr);
+    const outLines = logLines(firstLife.stdout);
+    const started = errLines.filter((line) => line.msg.startsWith("storage "));
+    const recovered = outLines.filter((line) => line.msg.startsWith("storage "));
     const refused = answers.filter((answer) => answer.status === 503).length;
     expect(refused).toBeGreaterThanOrEqual(FAILURES);
-    expect(lines.filter((line) => line.level === "error")).toEqual([]);
-    const episode = [
-      ["warn", "storage failing: writes answer 503 until one succeeds"],
-      ["info", "storage writes succeed again"],
-    ];
-    expect(storage.map((line) => [line.level, line.msg])).toEqual(
-      Array.from({ length: episodes }, () => episode).flat(),
+    expect([...errLines, ...outLines].filter((line) => line.level === "error")).toEqual([]);
+    expect(started.map((line) => [line.level, line.msg])).toEqual(
+      Array.from({ length: episodes }, () => [
+        "warn",
+        "storage failing: writes answer 503 until one succeeds",
+      ]),
     );
-    for (let i = 0; i < storage.length; i += 2) {
-      const [started, recovered] = [storage[i]!, storage[i + 1]!];
-      expect(String(started.reason)).toMatch(/^SQLITE_(FULL|IOERR)/);
-      expect(started.error).toEqual(expect.any(String));
-      expect(started.stack).toBeUndefined();
-      expect(recovered.reason).toBe(started.reason);
+    expect(recovered.map((line) => [line.level, line.msg])).toEqual(
+      Array.from({ length: episodes }, () => ["info", "storage writes succeed again"]),
+    );
+    for (let i = 0; i < episodes; i++) {
+      const [start, end, next] = [started[i]!, recovered[i]!, started[i + 1]];
+      expect(String(start.reason)).toMatch(/^SQLITE_(FULL|IOERR)/);
+      expect(start.error).toEqual(expect.any(String));
+      expect(start.stack).toBeUndefined();
+      expect(end.reason).toBe(start.reason);
+      expect(String(start.time) <= String(end.time)).toBe(true);
+      if (next) expect(String(end.time) <= String(next.time)).toBe(true);
     }
     // Every refusal of the episodes counted, also those of MCP, which the answers above leave out.
-    const counted = storage.filter((line) => line.level === "info").map((line) => Number(line.failures));
+    const counted = recovered.map((line) => Number(line.failures));
     expect(counted.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(refused);
   });
 });
