@@ -113,6 +113,41 @@ describe("kept product counts", () => {
 });
 
 describe("search totals", () => {
+  test("a storefront search's total past the cap is told by the index alone only when drafts cannot be the difference", async () => {
+    const add = async (n: number, status: ProductStatus) => {
+      for (let i = 0; i < n; i++) {
+        const created = await admin.post(
+          "/v1/admin/products",
+          simpleProduct(`Zebra ${status} ${i}`, 100, { status }),
+        );
+        expect(created.status).toBe(201);
+      }
+    };
+    const total = (cap: number) =>
+      t.app.ctx.tenants.with(orgId, (tenant) => {
+        const { total, totalIsEstimate } = listProducts(
+          tenant,
+          { status: "active", query: "zebra" },
+          { page: 1, limit: 2 },
+          cap,
+        );
+        return { total, totalIsEstimate };
+      });
+    await add(4, "draft");
+    await add(5, "active");
+    // 9 index matches, 5 active: not more than the cap of 5 plus the 4 others, so counted exactly.
+    expect(await total(5)).toEqual({ total: 5, totalIsEstimate: undefined });
+    expect(await total(4)).toEqual({ total: 4, totalIsEstimate: true });
+    await add(1, "active");
+    // 10 index matches past 5 + 4: six active at least.
+    expect(await total(5)).toEqual({ total: 5, totalIsEstimate: true });
+    // More products of other statuses than the cap: the exact count decides.
+    expect(await total(3)).toEqual({ total: 3, totalIsEstimate: true });
+    await add(2, "archived");
+    expect(await total(6)).toEqual({ total: 6, totalIsEstimate: undefined });
+    expect(await total(5)).toEqual({ total: 5, totalIsEstimate: true });
+  });
+
   test("count matches exactly up to the cap; past it total is the cap and totalIsEstimate is true", async () => {
     // Every product seedProducts makes has a SKU word starting with "b" (`TEE-B12`).
     await t.app.ctx.tenants.with(orgId, (tenant) =>
