@@ -57,6 +57,13 @@ const BASE_DELAY_MS = 1000;
 const MAX_DELAY_MS = 3600 * 1000;
 const BATCH = 20;
 const KEEP_FINISHED_MS = 7 * 24 * 3600 * 1000;
+/**
+ * Shops drained at once, and jobs of one shop run at once: a job that waits on the network (a
+ * webhook receiver that never answers holds a delivery for its 10 s timeout) holds up neither the
+ * other shops nor the shop's other jobs. At most TENANTS_AT_ONCE × JOBS_AT_ONCE jobs are in flight.
+ */
+const TENANTS_AT_ONCE = 4;
+const JOBS_AT_ONCE = 4;
 
 /** Back-off before attempt `attempts + 1`: 1 s, 2 s, 4 s … capped at an hour. */
 export const retryDelay = (attempts: number) => Math.min(BASE_DELAY_MS * 2 ** (attempts - 1), MAX_DELAY_MS);
@@ -80,7 +87,8 @@ export class Outbox {
   private readonly noted = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
-  private draining: Promise<void> | undefined;
+  /** Organizations being drained now (each by one drain at a time). */
+  private readonly draining = new Set<string>();
   private stopped = true;
 
   constructor(
@@ -132,10 +140,12 @@ export class Outbox {
   start(): void {
     this.stopped = false;
     this.noted.clear();
+    // Set all, then armed once: a restored backup marks every organization due.
     for (const { id, at } of dueTimes(this.ctx.platform.sqlite, "outbox_due_at")) {
       this.noted.set(id, at);
-      this.schedule(id, at);
+      this.due.set(id, Math.min(at, this.due.get(id) ?? at));
     }
+    this.arm();
   }
 
   /** Stops draining: no new job starts (one in progress finishes or is retried after its lease). */
@@ -173,51 +183,58 @@ export class Outbox {
     this.arm();
   }
 
-  /** One timer, set for the earliest due organization; none while a drain runs (it re-arms at its end). */
+  /**
+   * One timer, set for the earliest due organization not being drained, while fewer than
+   * TENANTS_AT_ONCE drains run (each re-arms at its end).
+   */
   private arm(): void {
-    if (this.stopped || this.draining || this.due.size === 0) return;
-    const next = Math.min(...this.due.values());
-    if (next >= this.timerAt) return;
+    if (this.stopped || this.draining.size >= TENANTS_AT_ONCE) return;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [orgId, at] of this.due) if (at < next && !this.draining.has(orgId)) next = at;
+    if (next === Number.POSITIVE_INFINITY || next >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = next;
     this.timer = setTimeout(() => this.drain(), Math.max(0, next - Date.now()));
     this.timer.unref?.();
   }
 
+  /** Starts a drain of each due organization not being drained, up to TENANTS_AT_ONCE in all. */
   private drain(): void {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
-    this.draining = this.drainDue().finally(() => {
-      this.draining = undefined;
-      this.arm();
-    });
+    const now = Date.now();
+    for (const [orgId, at] of this.due) {
+      if (this.stopped || this.draining.size >= TENANTS_AT_ONCE) break;
+      if (at > now || this.draining.has(orgId)) continue;
+      this.due.delete(orgId);
+      this.draining.add(orgId);
+      void this.drainOrganization(orgId, now).finally(() => {
+        this.draining.delete(orgId);
+        this.arm();
+      });
+    }
+    this.arm();
   }
 
-  private async drainDue(): Promise<void> {
-    const now = Date.now();
-    for (const [orgId, at] of [...this.due]) {
+  private async drainOrganization(orgId: string, now: number): Promise<void> {
+    try {
+      await this.drainTenant(orgId, now);
+    } catch (error) {
+      // Closed under a job in flight (the service stopped): the row keeps its lease and runs again
+      // after the next start; the closed files cannot be asked anything more.
       if (this.stopped) return;
-      if (at > now) continue;
-      this.due.delete(orgId);
-      try {
-        await this.drainTenant(orgId, now);
-      } catch (error) {
-        // Closed under a job in flight (the service stopped): the row keeps its lease and runs again
-        // after the next start; the closed files cannot be asked anything more.
-        if (this.stopped) return;
-        if (!organizationExists(this.ctx.platform, orgId)) {
-          // Deleted with its file since the drain was scheduled: nothing is left to run.
-          this.noted.delete(orgId);
-          continue;
-        }
-        // Failing storage is noted once in its episode and waited out as clients are told to.
-        if (this.ctx.storage.failure(error, { org: orgId })) {
-          this.schedule(orgId, Date.now() + STORAGE_RETRY_AFTER_S * 1000);
-          continue;
-        }
-        this.ctx.log.error("outbox drain failed", { org: orgId, error: String(error) });
-        this.schedule(orgId, Date.now() + BASE_DELAY_MS);
+      if (!organizationExists(this.ctx.platform, orgId)) {
+        // Deleted with its file since the drain was scheduled: nothing is left to run.
+        this.noted.delete(orgId);
+        return;
       }
+      // Failing storage is noted once in its episode and waited out as clients are told to.
+      if (this.ctx.storage.failure(error, { org: orgId })) {
+        this.schedule(orgId, Date.now() + STORAGE_RETRY_AFTER_S * 1000);
+        return;
+      }
+      this.ctx.log.error("outbox drain failed", { org: orgId, error: String(error) });
+      this.schedule(orgId, Date.now() + BASE_DELAY_MS);
     }
   }
 
@@ -230,10 +247,20 @@ export class Outbox {
             WHERE status IN ('pending', 'running') AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${BATCH}`,
         )
         .all(now) as OutboxRow[];
-      for (const row of rows) {
-        if (this.stopped) break;
-        if (this.claim(tenant, row)) await this.run(tenant, { ...row, attempts: row.attempts + 1 });
-      }
+      // Up to JOBS_AT_ONCE runners take the rows in due order, each claiming a row just before running it.
+      let taken = 0;
+      const runner = async () => {
+        while (taken < rows.length && !this.stopped) {
+          const row = rows[taken++]!;
+          if (this.claim(tenant, row)) await this.run(tenant, { ...row, attempts: row.attempts + 1 });
+        }
+      };
+      // Every runner ends before the tenant is released; the first failure is the drain's.
+      const ended = await Promise.allSettled(
+        Array.from({ length: Math.min(JOBS_AT_ONCE, rows.length) }, runner),
+      );
+      for (const end of ended) if (end.status === "rejected") throw end.reason;
+      if (this.stopped) return;
       tenant.sqlite
         .query("DELETE FROM outbox WHERE status = 'done' AND finished_at < ?")
         .run(now - KEEP_FINISHED_MS);

@@ -4,7 +4,7 @@ import { getProduct } from "../catalog/products.ts";
 import { getStore, type Store } from "../catalog/store-settings.ts";
 import { type EventType, findEvent, type StoredEvent } from "../core/events.ts";
 import type { EventWork } from "../core/module.ts";
-import type { Job } from "../core/outbox.ts";
+import { type Job, RetryAt } from "../core/outbox.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { orderLinkToken } from "../orders/link-token.ts";
 import { orderView } from "../orders/view.ts";
@@ -17,7 +17,7 @@ import type { RenderedEmail } from "./render.ts";
 // sent after the commit: retried while the SMTP server is unreachable, never queued for a change
 // that did not happen. The email is written when it is sent, from the event's object (the order as
 // it was then), except payment instructions, which need the payment the order started after it
-// was placed.
+// was placed: while the provider has not answered that start yet, the email waits for it.
 
 export const EMAIL_JOB = "email.send";
 
@@ -93,6 +93,21 @@ export async function sendEmailJob(job: Job, tenant: TenantDb, ctx: AppContext):
       error: error instanceof Error ? error.message : String(error),
     });
   }
+}
+
+/** How long payment instructions wait for the provider to open the payment before none are sent. */
+const PAYMENT_START_WAIT_MS = 24 * 3600 * 1000;
+
+/**
+ * The payment is not open yet: its start runs after the commit and is retried while the provider
+ * cannot be reached, and the shopper may start it again. The instructions are sent once the
+ * order's latest payment is open, asked again after half the event's age (1 s to 5 min), for a day
+ * at most.
+ */
+function waitForPaymentStart(event: StoredEvent): void {
+  const age = Date.now() - Date.parse(event.createdAt);
+  if (age > PAYMENT_START_WAIT_MS) return;
+  throw new RetryAt(Math.min(Math.max(age / 2, 1000), 5 * 60_000), "waiting for the payment to start");
 }
 
 /** Where the shop's notices go: its contact email, else its owners. */
@@ -189,9 +204,10 @@ function templateData(
       // The payment place-order started is on the order once its start answered (after the commit).
       const current = orderView(tenant, order.id) as OrderView;
       const payment = current.payment;
-      return payment?.action
-        ? { ...base, order: current, payment: { ...payment, action: payment.action } }
-        : null;
+      if (payment?.action)
+        return { ...base, order: current, payment: { ...payment, action: payment.action } };
+      if (payment?.status === "created") waitForPaymentStart(event);
+      return null;
     }
     case "order_shipped": {
       const fulfillment = order.fulfillments.at(-1);

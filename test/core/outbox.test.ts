@@ -44,6 +44,38 @@ async function setup({ start = true } = {}) {
 }
 
 describe("work after commit", () => {
+  test("a job that waits (a receiver that never answers) holds up neither the jobs queued beside it nor other shops", async () => {
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const t = makeTestApp();
+    const log = join(t.dataDir, "runs.log");
+    t.close();
+    const hold = (marker: string) => (marker.startsWith("slow") ? slow : undefined);
+    // Not started: the rows wait until start() finds them all due at once.
+    const app = makeTestApp({ dataDir: t.dataDir, modules: [outboxTestModule(log, { hold })] });
+    cleanups.push(() => app.cleanup());
+    const [waiting, other] = [await app.org("Waiting"), await app.org("Other")];
+    for (const [key, marker] of [
+      [waiting.key, "slow-1"],
+      [waiting.key, "slow-2"],
+      [waiting.key, "same-shop"],
+      [other.key, "other-shop"],
+    ] as const) {
+      expect(
+        (await app.json("/v1/test/outbox", jsonBody({ marker, kind: "queued" }, { "x-api-key": key })))
+          .status,
+      ).toBe(201);
+    }
+    app.app.start();
+    await until(() => ranMarkers(log).includes("same-shop") && ranMarkers(log).includes("other-shop"));
+    expect(ranMarkers(log).filter((m) => m.startsWith("slow"))).toEqual([]);
+    release();
+    await until(() => ranMarkers(log).filter((m) => m.startsWith("slow")).length === 2);
+    expect(ranMarkers(log).toSorted()).toEqual(["other-shop", "same-shop", "slow-1", "slow-2"]);
+  });
+
   test("work registered in a transaction that rolls back never runs", async () => {
     const { t, log, org, send } = await setup();
     const rolledBack = await send({ marker: "rolled-back", kind: "queued", rollback: true });

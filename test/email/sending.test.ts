@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { waitForMail } from "../helpers/mail.ts";
+import { waitForMail, waitForMessages } from "../helpers/mail.ts";
 import type { Shop } from "../helpers/shop.ts";
 import { IFTHENPAY, makeWorld, type PaymentsWorld, placeWith, providerShop } from "../payments/helpers.ts";
-import { startSmtpServer, type TestSmtpServer } from "./smtp.ts";
+import { type Received, startSmtpServer, type TestSmtpServer } from "./smtp.ts";
 
 // Emails sent by events (src/email/send.ts), through the outbox to a real SMTP server on a free
 // port: what a shopper and the shop receive for a purchase, in the shop's language, with a link
@@ -71,6 +71,34 @@ describe("a Multibanco purchase sends the shopper and the shop what they need", 
     expect((await shop.storefront(`/v1/orders/${other.id}?token=${encodeURIComponent(token)}`)).status).toBe(
       404,
     );
+  });
+
+  test("payment instructions wait for a payment the provider is slow to open, then go out with its reference", async () => {
+    const slow = await providerShop(
+      w.t,
+      "Linho Lento",
+      "lento.example",
+      { provider: "ifthenpay", fields: IFTHENPAY },
+      50,
+    );
+    const fromSlow = (m: Received) =>
+      m.headers.from!.includes("Linho Lento") && m.to.includes("buyer@example.com");
+    w.ifthenpay.mode = "hang";
+    w.ifthenpay.hangMs = 1500;
+    try {
+      const placing = placeWith(slow, "ifthenpay_multibanco");
+      // The confirmation goes out at the commit, while the provider still holds the payment's start.
+      const [confirmation] = await waitForMessages(smtp, fromSlow, 1, "the slow shop's shopper");
+      expect(confirmation!.headers.subject).toStartWith("Order #");
+      const placed = await placing;
+      expect(placed.status).toBe(201);
+      const { number, payment } = placed.body.data;
+      const mails = await waitForMessages(smtp, fromSlow, 2, "the slow shop's shopper");
+      const instructions = mails.find((m) => m.headers.subject === `How to pay for order #${number}`)!;
+      expect(instructions.text.replace(/\s/g, "")).toContain(payment.action.reference);
+    } finally {
+      w.ifthenpay.mode = "ok";
+    }
   });
 
   test("each email of an event is sent once, whatever the retries: one message per template and recipient", async () => {
