@@ -75,6 +75,7 @@ class MailDrainer {
     this.timerAt = Number.POSITIVE_INFINITY;
     this.draining ??= this.sendDue().finally(() => {
       this.draining = undefined;
+      if (this.stopped) return; // the databases may be closed; the next start plans from the rows
       const next = nextDue(this.ctx.platform);
       if (next !== null) this.schedule(next);
     });
