@@ -217,6 +217,19 @@ const SCRIPTS: { name: string; file: string; rows: (saved: Saved) => Row[] }[] =
     },
   },
   {
+    name: "many-shops",
+    file: "many-shops.ts",
+    rows: (s) =>
+      (s.rows as [string, number, number | null, string][]).map(([figure, value, floor, target]) => ({
+        scenario: `many-shops ${s.shops}, pool ${s.pool}`,
+        figure,
+        value,
+        floor: floor ?? undefined,
+        ratio: floor ? value / floor : undefined,
+        target: target || undefined,
+      })),
+  },
+  {
     name: "big-catalog",
     file: "big-catalog.ts",
     rows: (s) =>

@@ -26,7 +26,7 @@ export interface Config {
   agentDeviceAuthPage: string;
   trustProxy: boolean;
   logLevel: LogLevel;
-  /** Most tenant SQLite handles kept open at once (LRU). */
+  /** `TENANT_POOL_SIZE` (default 128): most tenant SQLite handles kept open at once (LRU; docs/storage.md, "Pool"). */
   tenantPoolSize: number;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
@@ -343,7 +343,7 @@ export function loadConfig(env: Env = process.env): Config {
     agentDeviceAuthPage,
     trustProxy: boolean(env, "TRUST_PROXY", false),
     logLevel: logLevel as LogLevel,
-    tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 256, 1, 100_000),
+    tenantPoolSize: integer(env, "TENANT_POOL_SIZE", 128, 1, 100_000),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
     mediaMaxShopBytes: integer(env, "MEDIA_MAX_SHOP_BYTES", 200 * 1_048_576, 0, 2 ** 40),
     minFreeDiskMb: integer(env, "MIN_FREE_DISK_MB", 256, 0, 1_048_576),

@@ -35,7 +35,7 @@ describe("loadConfig defaults", () => {
     expect(config.agentDeviceAuthPage).toBe("/device/capabilities");
     expect(config.trustProxy).toBe(false);
     expect(config.logLevel).toBe("info");
-    expect(config.tenantPoolSize).toBe(256);
+    expect(config.tenantPoolSize).toBe(128);
     expect(config.maxBodyBytes).toBe(1_048_576);
     expect(config.mediaMaxShopBytes).toBe(200 * 1_048_576);
     expect(config.demoTenant).toBe(true);

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
 import { organizationExists } from "../db/platform.ts";
-import { durably, immediately } from "../db/sqlite.ts";
+import { durably, durablyGrouped, immediately } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import type { UploadedFile } from "./body.ts";
 import { ApiError } from "./errors.ts";
@@ -455,9 +455,12 @@ export class Executor {
       if (record) store(this.ctx, tenant, record, outcome);
       return { outcome, data: result instanceof Reply ? result.data : result };
     };
-    let { outcome, data } = op.durable
-      ? durably(tenant.sqlite, transaction)
-      : immediately(tenant.sqlite, transaction);
+    let { outcome, data } =
+      op.durable === "grouped"
+        ? await durablyGrouped(tenant.sqlite, transaction)
+        : op.durable
+          ? durably(tenant.sqlite, transaction)
+          : immediately(tenant.sqlite, transaction);
     tenantWritten(tenant);
     if (outcome.replayed) return outcome;
     this.ctx.storage.wrote();

@@ -238,8 +238,12 @@ export interface Operation<
    * rendered bodies are reused until the tenant's data changes (src/core/response-cache.ts).
    */
   cacheable?: boolean;
-  /** Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments). */
-  durable?: boolean;
+  /**
+   * Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments).
+   * `"grouped"`: calls on the same tenant arriving together share that commit, each in its own
+   * savepoint, and are answered once it is done (`durablyGrouped`, src/db/sqlite.ts).
+   */
+  durable?: boolean | "grouped";
   /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */
   agent?: boolean;
   /** Granted to a new agent without merchant approval: storefront reads only (see core/registry.ts). */

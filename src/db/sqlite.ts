@@ -25,6 +25,29 @@ export interface EmbeddedMigrations {
  */
 class SqliteDatabase extends Database {
   readonly #statements = new Map<string, Statement>();
+  /**
+   * Statements `prepare` made that are still reachable: Drizzle prepares one per query and never
+   * finalizes it. SQLite keeps a connection with a live statement open (its file descriptors and
+   * page cache) after `close()` until the garbage collector finalizes the statement, so a pool
+   * that closes handles would hold files of closed tenants for as long as no collection ran.
+   */
+  readonly #prepared = new Set<WeakRef<Statement>>();
+  /** Size at which collected statements are dropped from `#prepared` (twice what was left, so O(1) a call). */
+  #pruneAt = 64;
+
+  override prepare<ReturnType, ParamsType extends SQLQueryBindings | SQLQueryBindings[]>(
+    sql: string,
+    params?: ParamsType,
+    // biome-ignore lint/suspicious/noExplicitAny: the signature of Database.prepare, which this overrides
+  ): Statement<ReturnType, ParamsType extends any[] ? ParamsType : [ParamsType]> {
+    const statement = super.prepare<ReturnType, ParamsType>(sql, params);
+    this.#prepared.add(new WeakRef(statement));
+    if (this.#prepared.size >= this.#pruneAt) {
+      for (const ref of this.#prepared) if (!ref.deref()) this.#prepared.delete(ref);
+      this.#pruneAt = Math.max(64, this.#prepared.size * 2);
+    }
+    return statement;
+  }
 
   override query<ReturnType, ParamsType extends SQLQueryBindings | SQLQueryBindings[]>(
     sql: string,
@@ -32,7 +55,7 @@ class SqliteDatabase extends Database {
   ): Statement<ReturnType, ParamsType extends any[] ? ParamsType : [ParamsType]> {
     let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = this.prepare(sql);
+      statement = super.prepare(sql);
       this.#statements.set(sql, statement);
     }
     return statement as never;
@@ -41,6 +64,8 @@ class SqliteDatabase extends Database {
   override close(throwOnError?: boolean): void {
     for (const statement of this.#statements.values()) statement.finalize();
     this.#statements.clear();
+    for (const ref of this.#prepared) ref.deref()?.finalize();
+    this.#prepared.clear();
     super.close(throwOnError);
   }
 }
@@ -48,17 +73,19 @@ class SqliteDatabase extends Database {
 /**
  * Durability choice (measured in docs/storage.md): WAL with synchronous=NORMAL keeps every commit
  * across a process crash; `durably()` raises a connection to FULL for the commits that must also
- * survive power loss. busy_timeout lets the CLI and the server write the same file.
+ * survive power loss. busy_timeout lets the CLI and the server write the same file. `cacheKib`
+ * caps the connection's page cache (SQLite's default: 2000 KiB), which it fills only as it reads.
  */
 export function openSqlite(
   path: string,
-  options: { create: boolean; synchronous: "NORMAL" | "FULL" },
+  options: { create: boolean; synchronous: "NORMAL" | "FULL"; cacheKib?: number },
 ): Database {
   const sqlite = new SqliteDatabase(path, { create: options.create, readwrite: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${options.synchronous}`);
   sqlite.run("PRAGMA foreign_keys = ON");
+  if (options.cacheKib !== undefined) sqlite.run(`PRAGMA cache_size = ${-Math.trunc(options.cacheKib)}`);
   return sqlite;
 }
 
@@ -134,4 +161,58 @@ export function durably<T>(sqlite: Database, fn: () => T): T {
   } finally {
     sqlite.run(`PRAGMA synchronous = ${synchronous}`);
   }
+}
+
+interface Grouped {
+  fn: () => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+const groups = new WeakMap<Database, Grouped[]>();
+
+/**
+ * `durably`, with the commit shared by every call on this connection made in the same turn of the
+ * event loop: the first call schedules one transaction for after the I/O of this turn (`setImmediate`),
+ * which runs each call's `fn` in its own savepoint (one that throws is rolled back alone and rejects
+ * alone) and commits them all at synchronous=FULL, one fsync for the burst. Each promise settles only
+ * after that commit: whatever a caller answers from it has survived power loss. A failed commit
+ * rejects them all.
+ */
+export function durablyGrouped<T>(sqlite: Database, fn: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let group = groups.get(sqlite);
+    if (!group) {
+      const pending: Grouped[] = [];
+      groups.set(sqlite, pending);
+      setImmediate(() => commitGroup(sqlite, pending));
+      group = pending;
+    }
+    group.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+function commitGroup(sqlite: Database, group: Grouped[]): void {
+  groups.delete(sqlite);
+  const settled: { ok: boolean; value: unknown }[] = [];
+  try {
+    durably(sqlite, () => {
+      for (const { fn } of group) {
+        try {
+          settled.push({ ok: true, value: immediately(sqlite, fn) });
+        } catch (error) {
+          // SQLite ends the whole transaction on some errors (a full disk, I/O): then the group fails.
+          if (!sqlite.inTransaction) throw error;
+          settled.push({ ok: false, value: error });
+        }
+      }
+    });
+  } catch (error) {
+    for (const call of group) call.reject(error);
+    return;
+  }
+  group.forEach((call, i) => {
+    const { ok, value } = settled[i]!;
+    if (ok) call.resolve(value);
+    else call.reject(value);
+  });
 }

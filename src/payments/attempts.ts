@@ -6,7 +6,7 @@ import { parseJsonOrNull } from "../lib/json.ts";
 import { iso } from "../lib/time.ts";
 import { canRetryPayment, setOrderPayments } from "../orders/lifecycle.ts";
 import type { OrderPayment, PaymentAction } from "../orders/tables.ts";
-import { findOrderRow } from "../orders/view.ts";
+import { findOrderRow, type OrderRow } from "../orders/view.ts";
 import type { AttemptInstructions, AttemptStatus, CredentialSource, Provider } from "./tables.ts";
 
 // Payment attempts as rows, as the order shows them, and the two control-plane records kept beside
@@ -53,8 +53,9 @@ export function attemptByRef2(tenant: TenantDb, provider: Provider, ref: string)
 }
 
 export function orderAttempts(tenant: TenantDb, orderId: string): AttemptRow[] {
+  // `+?`: an ordered read with a bare `?` is planned again at every run (src/db/sqlite.ts).
   return tenant.sqlite
-    .query("SELECT * FROM payment_attempts WHERE order_id = ? ORDER BY created_at, rowid")
+    .query("SELECT * FROM payment_attempts WHERE order_id = +? ORDER BY created_at, rowid")
     .all(orderId) as AttemptRow[];
 }
 
@@ -123,11 +124,23 @@ export function noteStartFailure(tenant: TenantDb, attemptId: string, message: s
   });
 }
 
-/** Writes the order's `payments` (every attempt as shown) after an attempt or the order changed. */
-export function syncOrderPayments(tenant: TenantDb, orderId: string): void {
+/** An order and its attempts as read in the current transaction, after the last change to either. */
+export interface OrderAndAttempts {
+  order: OrderRow;
+  attempts: AttemptRow[];
+}
+
+/**
+ * Writes the order's `payments` (every attempt as shown) after an attempt or the order changed;
+ * `read`: both as the caller just read them, so they are not read again. When nothing shown changed
+ * the row is left alone: an unchanged page is one less for the commit to write.
+ */
+export function syncOrderPayments(tenant: TenantDb, orderId: string, read?: OrderAndAttempts): void {
+  const order = read?.order ?? findOrderRow(tenant, orderId);
   // A retry is offered only while it can succeed: a cancelled or paid order answers it 409.
-  const retryable = canRetryPayment(findOrderRow(tenant, orderId));
-  const views = orderAttempts(tenant, orderId).map((row) => attemptView(row, retryable));
+  const retryable = canRetryPayment(order);
+  const views = (read?.attempts ?? orderAttempts(tenant, orderId)).map((row) => attemptView(row, retryable));
+  if (JSON.stringify(views) === order.payments) return;
   setOrderPayments(tenant, orderId, views);
 }
 

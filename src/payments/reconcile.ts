@@ -13,7 +13,14 @@ import {
 import { formatAmount, releaseCoupon, releaseStock, retakeStock } from "../orders/service.ts";
 import type { PaymentStatus } from "../orders/tables.ts";
 import { findOrderRow } from "../orders/view.ts";
-import { type AttemptRow, addRoutes, instructionsOf, orderAttempts, syncOrderPayments } from "./attempts.ts";
+import {
+  type AttemptRow,
+  addRoutes,
+  instructionsOf,
+  type OrderAndAttempts,
+  orderAttempts,
+  syncOrderPayments,
+} from "./attempts.ts";
 import { nowOf } from "./state.ts";
 import type {
   AttemptInstructions,
@@ -128,16 +135,18 @@ function decide(
     addRoutes(ctx, tenant.orgId, { ...attempt, provider_ref2: n.ref2 });
   }
   const applied = applyOutcome(tenant, n.provider, outcome, attempt, now);
-  if (applied.outcome !== "ignored" && applied.outcome !== "stale") {
-    if (n.instructions) {
-      tenant.sqlite
-        .query("UPDATE payment_attempts SET instructions = ? WHERE id = ?")
-        .run(JSON.stringify({ ...instructionsOf(attempt), ...n.instructions }), attempt.id);
-    }
-    recompute(tenant, attempt.order_id, now);
-    addOrderEvent(tenant, attempt.order_id, "payment", `${n.provider} ${n.kind}: ${applied.note}`, now);
+  if (applied.outcome === "ignored" || applied.outcome === "stale") {
+    syncOrderPayments(tenant, attempt.order_id);
+    return applied;
   }
-  syncOrderPayments(tenant, attempt.order_id);
+  if (n.instructions) {
+    tenant.sqlite
+      .query("UPDATE payment_attempts SET instructions = ? WHERE id = ?")
+      .run(JSON.stringify({ ...instructionsOf(attempt), ...n.instructions }), attempt.id);
+  }
+  const read = recompute(tenant, attempt.order_id, now);
+  addOrderEvent(tenant, attempt.order_id, "payment", `${n.provider} ${n.kind}: ${applied.note}`, now);
+  syncOrderPayments(tenant, attempt.order_id, read);
   return applied;
 }
 
@@ -382,17 +391,20 @@ function syncRefund(
  * Derives the order's paymentStatus, refunded amount and paidAt from its attempts and refund
  * records: paid = Σ succeeded attempts; refunded = Σ per attempt of max(its pending + succeeded
  * refunds, the largest cumulative refund the provider reported). Never sets `completed` and never
- * touches fulfillment.
+ * touches fulfillment. Returns the order as it is now, with the attempts it was derived from.
  */
-export function recompute(tenant: TenantDb, orderId: string, now: number): void {
+export function recompute(tenant: TenantDb, orderId: string, now: number): OrderAndAttempts {
   const order = findOrderRow(tenant, orderId);
   const attempts = orderAttempts(tenant, orderId);
-  if (attempts.length === 0) return;
+  if (attempts.length === 0) return { order, attempts };
+  // Through the attempts' index: payment_refunds has none on order_id, and a refund's order is its attempt's.
   const refundSums = new Map(
     (
       tenant.sqlite
         .query(
-          "SELECT attempt_id, SUM(amount) AS total FROM payment_refunds WHERE order_id = ? AND status IN ('pending', 'succeeded') GROUP BY attempt_id",
+          `SELECT attempt_id, SUM(amount) AS total FROM payment_refunds
+            WHERE attempt_id IN (SELECT id FROM payment_attempts WHERE order_id = +?) AND status IN ('pending', 'succeeded')
+            GROUP BY attempt_id`,
         )
         .all(orderId) as { attempt_id: string; total: number }[]
     ).map((r) => [r.attempt_id, r.total]),
@@ -420,11 +432,13 @@ export function recompute(tenant: TenantDb, orderId: string, now: number): void 
   }
   const shownRefunded = Math.min(refunded, order.total);
   const paidAt = paid > 0 ? (order.paid_at ?? now) : order.paid_at;
-  if (status === order.payment_status && shownRefunded === order.refunded && paidAt === order.paid_at) return;
-  moveOrder(
+  if (status === order.payment_status && shownRefunded === order.refunded && paidAt === order.paid_at)
+    return { order, attempts };
+  const moved = moveOrder(
     tenant,
     order,
     { action: "payment update", paymentStatus: status, refunded: shownRefunded, paidAt },
     now,
   );
+  return { order: moved, attempts };
 }

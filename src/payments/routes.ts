@@ -397,6 +397,7 @@ interface WebhookRoute {
 /**
  * A webhook operation: `prepare` verifies the delivery before any tenant is taken, the executor then
  * writes to the tenant the notification is about (none for a readiness check or an ignored one).
+ * Providers send in bursts: notifications to one store arriving together share one durable commit.
  */
 function webhookOperation(method: "GET" | "POST", route: WebhookRoute): Operation {
   const { verify, ...declared } = route;
@@ -406,7 +407,7 @@ function webhookOperation(method: "GET" | "POST", route: WebhookRoute): Operatio
     tag: WEBHOOK_TAG,
     access: "webhook",
     agent: false,
-    durable: true,
+    durable: "grouped",
     response: WebhookAnswer,
     prepare: (call) => {
       const { org: queryOrg, ...query } = call.query as Record<string, string | undefined>;

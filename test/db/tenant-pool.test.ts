@@ -1,10 +1,11 @@
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../src/db/migrations/tenant/index.ts";
-import { TenantPool } from "../../src/db/tenant-pool.ts";
+import { TENANT_CACHE_KIB, type TenantDb, TenantPool } from "../../src/db/tenant-pool.ts";
+import { tenantMeta } from "../../src/db/tenant-tables.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { makeTestApp } from "../helpers/app.ts";
 
@@ -72,6 +73,81 @@ describe("tenant files", () => {
     expect(held.sqlite.query("SELECT value FROM tenant_meta").get()).toEqual({ value: ids[0] });
     pool.release(held);
     expect(() => held.sqlite.query("SELECT 1").get()).toThrow();
+    pool.close();
+  });
+});
+
+/** This process's open descriptors on files under `dir` (Linux /proc). */
+const openFilesUnder = (dir: string) =>
+  readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+    } catch {
+      return false; // closed between the listing and the read
+    }
+  }).length;
+
+/** A pool of `capacity` over `count` created shops, and their ids. */
+const poolOf = (capacity: number, count: number) => {
+  const dir = tempDir();
+  const pool = new TenantPool(dir, capacity);
+  const ids = Array.from({ length: count }, () => newId("org"));
+  for (const id of ids) pool.create(id);
+  return { dir, pool, ids };
+};
+
+describe("bounds", () => {
+  test("a handle the pool closes gives its files back at once: open descriptors stay within three per pooled handle", async () => {
+    const { dir, pool, ids } = poolOf(3, 12);
+    expect(openFilesUnder(dir)).toBe(0); // create closes what it opened
+    for (const id of ids) {
+      // Drizzle queries too: their statements must not keep a closed connection's files open.
+      await pool.with(id, (tenant) => tenant.db.select().from(tenantMeta).all());
+      expect(openFilesUnder(dir)).toBeLessThanOrEqual(3 * 3);
+    }
+    expect(pool.size).toBe(3);
+    pool.close();
+    expect(openFilesUnder(dir)).toBe(0);
+  });
+
+  test("a handle evicted or removed while in use keeps working until its last release, then its files close", () => {
+    const { dir, pool, ids } = poolOf(1, 3);
+    const [a, b, c] = ids as [string, string, string];
+    const held = pool.acquire(a);
+    const heldTwice = pool.acquire(a);
+    expect(heldTwice).toBe(held);
+    pool.release(pool.acquire(b)); // evicts a while two requests hold it
+    const again = pool.acquire(a); // a fresh handle: the evicted one is not handed out again
+    expect(again).not.toBe(held);
+    pool.release(held);
+    expect(held.sqlite.query("SELECT value FROM tenant_meta").get()).toEqual({ value: a });
+    pool.release(heldTwice);
+    expect(() => held.sqlite.query("SELECT 1").get()).toThrow();
+    const removed = pool.acquire(c); // evicts the fresh handle of a (released below)
+    pool.release(again);
+    pool.remove(c);
+    expect(removed.sqlite.query("SELECT value FROM tenant_meta").get()).toEqual({ value: c });
+    pool.release(removed);
+    expect(() => removed.sqlite.query("SELECT 1").get()).toThrow();
+    expect(openFilesUnder(dir)).toBe(0);
+    pool.close();
+  });
+
+  test("every file the pool opens, created or opened again after eviction, gets the same pragmas", async () => {
+    const { pool, ids } = poolOf(1, 3);
+    const pragmas = (tenant: TenantDb) =>
+      ["journal_mode", "foreign_keys", "busy_timeout", "synchronous", "cache_size"].map((name) =>
+        Object.values(tenant.sqlite.query(`PRAGMA ${name}`).get() as object),
+      );
+    const expected = [["wal"], [1], [5000], [1], [-TENANT_CACHE_KIB]];
+    for (const round of [1, 2]) {
+      for (const id of ids) {
+        await pool.with(id, (tenant) =>
+          expect({ round, id, pragmas: pragmas(tenant) }).toEqual({ round, id, pragmas: expected }),
+        );
+      }
+    }
+    pool.create(newId("org"), (tenant) => expect(pragmas(tenant)).toEqual(expected));
     pool.close();
   });
 });
