@@ -6,13 +6,17 @@
 // - `POST /v1/carts/{id}/items` (add-to-cart) parses the JSON body and runs ONE raw prepared INSERT
 //   into a cart_items-like table inside one BEGIN IMMEDIATE transaction, then answers 200 with a
 //   small JSON.
+//   With `FLOOR_ADD=merge` it is "+1" on an existing cart instead: in one BEGIN IMMEDIATE
+//   transaction it looks up the variant's price, raises the quantity of the cart's line of that
+//   variant (or inserts the line when there is none) and sets the cart's `updated_at`.
 // - `POST /v1/carts` (create cart with item) parses `{items: [{variantId, quantity}]}` and in one
 //   BEGIN IMMEDIATE transaction looks up the variant's price, inserts the cart and its line, then
-//   answers 201 with a small JSON.
+//   answers 201 with a small JSON. Request headers (an `Idempotency-Key`) are ignored.
 import { Database } from "bun:sqlite";
 
 const file = process.env.FLOOR_DB;
 if (!file) throw new Error("FLOOR_DB (the SQLite file of the floor) is required");
+const merge = process.env.FLOOR_ADD === "merge";
 const variants = JSON.parse(process.env.FLOOR_VARIANTS ?? "[]") as {
   id: string;
   productId: string;
@@ -76,6 +80,20 @@ const create = sqlite.transaction((cartId: string, itemId: string, variantId: st
   insertLine.run(itemId, cartId, variant.product_id, variantId, quantity, variant.price, now);
   return variant.price;
 });
+const raiseLine = sqlite.prepare(
+  "UPDATE cart_items SET quantity = quantity + ?, unit_price = ? WHERE cart_id = ? AND variant_id = ?",
+);
+const touchCart = sqlite.prepare("UPDATE carts SET updated_at = ? WHERE id = ?");
+const plusOne = sqlite.transaction((id: string, cartId: string, variantId: string, quantity: number) => {
+  const variant = variantPrice.get(variantId) as { product_id: string; price: number } | null;
+  if (!variant) return false;
+  const now = Date.now();
+  if (raiseLine.run(quantity, variant.price, cartId, variantId).changes === 0) {
+    insertLine.run(id, cartId, variant.product_id, variantId, quantity, variant.price, now);
+  }
+  touchCart.run(now, cartId);
+  return true;
+});
 
 const CARTS = "/v1/carts";
 const PREFIX = "/v1/carts/";
@@ -110,7 +128,10 @@ Bun.serve({
     const cartId = path.slice(PREFIX.length, end);
     const body = (await request.json()) as { variantId: string; quantity: number };
     const id = `item_${process.pid}_${++seq}`;
-    add.immediate(id, cartId, body.variantId, body.quantity);
+    if (!merge) add.immediate(id, cartId, body.variantId, body.quantity);
+    else if (!plusOne.immediate(id, cartId, body.variantId, body.quantity)) {
+      return new Response(null, { status: 404 });
+    }
     return new Response(JSON.stringify({ data: { id, cartId, variantId: body.variantId } }), {
       headers: JSON_HEADERS,
     });

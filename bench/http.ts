@@ -1,18 +1,31 @@
-// The storefront HTTP pipeline: a cached catalog listing sent compressed against the same listing
-// uncompressed, a 304 revalidation against the full 200, and the listing's bytes on the wire in
-// each encoding. One service, seeded through the CLI, measured with wrk. Usage: bun bench/http.ts
+// The storefront HTTP pipeline, two parts (BENCH_PARTS, both by default). `listing`: a cached
+// catalog listing sent compressed against the same listing uncompressed, a 304 revalidation against
+// the full 200, and the listing's bytes on the wire in each encoding. `carts`: the cart writes a
+// shopper's first clicks make (a new cart with one item, without and with an Idempotency-Key, and
+// "+1" on an existing cart), each against its floor in bench/add-to-cart-floor-server.ts. One
+// service, measured with wrk. Usage: bun bench/http.ts
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
+  addToCartLua,
+  type Child,
+  createApiKey,
+  createCartLua,
   createOrg,
   ensureWrk,
   envInt,
   fmt,
   LOOPBACK,
   loadSettings,
+  luaString,
+  makeTempDir,
   median,
+  must,
   printTable,
   runWrk,
   saveResults,
   seedProducts,
+  spawnServer,
   startService,
   summarizeRuns,
   type WrkResult,
@@ -32,10 +45,21 @@ const settings = {
   rounds: envInt("BENCH_ROUNDS", 3),
 };
 const products = envInt("BENCH_PRODUCTS", 300);
+const PARTS = ["listing", "carts"] as const;
+type Part = (typeof PARTS)[number];
+const parts = new Set<Part>(
+  (process.env.BENCH_PARTS?.trim() || PARTS.join(",")).split(",").map((part) => {
+    const name = part.trim();
+    if (!(PARTS as readonly string[]).includes(name)) {
+      throw new Error(`BENCH_PARTS takes ${PARTS.join(", ")}, comma-separated (got "${name}")`);
+    }
+    return name as Part;
+  }),
+);
 ensureWrk();
 console.log(
-  `http benchmark: GET ${PATH} on ${products} seeded products; wrk -t${settings.threads} ` +
-    `-c${settings.connections} -d${settings.duration}s, ${settings.rounds} rounds, warm-up ${settings.warmup}s`,
+  `http benchmark (${[...parts].join(", ")}): wrk -t${settings.threads} -c${settings.connections} ` +
+    `-d${settings.duration}s, ${settings.rounds} rounds, warm-up ${settings.warmup}s`,
 );
 
 interface Variant {
@@ -56,11 +80,18 @@ async function probe(url: string, headers: Record<string, string>) {
   };
 }
 
-const service = await startService();
-try {
-  const org = await createOrg(service.dataDir, { host: HOST });
-  await seedProducts(service.dataDir, org.id, products);
+/** A run with any error answer or socket error measures something else: it stops the benchmark. */
+function checked(label: string, result: WrkResult): WrkResult {
+  if (result.non2xx > 0 || result.socketErrors > 0) {
+    throw new Error(`${label}: ${result.non2xx} error responses, ${result.socketErrors} socket errors`);
+  }
+  return result;
+}
 
+/** The `listing` part: a cacheable listing in each encoding and revalidated; true when its target is met. */
+async function listingPart(service: Child, orgId: string): Promise<boolean> {
+  await seedProducts(service.dataDir, orgId, products);
+  console.log(`\nlisting: GET ${PATH} on ${products} seeded products`);
   const url = `${service.url}${PATH}`;
   // "Host" spelled as wrk spells it, so that wrk sends no Host of its own.
   const host = { Host: HOST };
@@ -95,12 +126,6 @@ try {
     threads: settings.threads,
     headers: variant.headers,
   });
-  const checked = (label: string, result: WrkResult) => {
-    if (result.non2xx > 0 || result.socketErrors > 0) {
-      throw new Error(`${label}: ${result.non2xx} error responses, ${result.socketErrors} socket errors`);
-    }
-    return result;
-  };
   if (settings.warmup > 0) {
     for (const variant of variants)
       checked(`warm-up ${variant.name}`, await runWrk(url, load(settings.warmup, variant)));
@@ -156,6 +181,184 @@ try {
     target: { ratio: TARGET_RATIO, met },
   });
   console.log(`results saved to ${file}`);
+  return met;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Cart writes
+
+/** Service req/s ÷ floor req/s (median of the per-round ratios) each cart write must reach. */
+const CART_TARGETS = { create: 0.75, "create keyed": 0.6, "+1": 0.75 } as const;
+type CartScenario = keyof typeof CART_TARGETS;
+const CART_SCENARIOS = Object.keys(CART_TARGETS) as CartScenario[];
+const CART_DESCRIPTION: Record<CartScenario, string> = {
+  create: 'POST /v1/carts {"items":[{variantId, quantity: 1}]}',
+  "create keyed": "the same with a new Idempotency-Key on every request",
+  "+1": "POST /v1/carts/{id}/items {variantId, quantity: 1} on existing carts",
+};
+const ON_HAND = 1_000_000_000;
+const MAX_QUANTITY = 999; // per cart line (src/cart/service.ts)
+
+interface CartRow {
+  scenario: CartScenario;
+  service: ReturnType<typeof summarizeRuns>;
+  floor: ReturnType<typeof summarizeRuns>;
+  ratio: number;
+  roundRatios: number[];
+  target: number;
+  met: boolean;
+}
+
+/**
+ * The wrk script of a scenario on one target, written to `file`. `create` alternates the two
+ * variants; `create keyed` also sends an Idempotency-Key no request of any run used before (made
+ * per request in Lua, the same on both targets); `+1` walks `carts` with variant A, then with B, round
+ * and round (a cart made with A gets its B line on the first pass, then raises both), each thread
+ * from its own offset.
+ */
+function writeCartScript(file: string, scenario: CartScenario, variants: string[], carts: string[]) {
+  // `create keyed` replaces the rotation's request() with one that makes a new key per request.
+  const keyed = `local prefix = ${luaString(crypto.randomUUID())}
+local sent = 0
+function request()
+  sent = sent + 1
+  headers["Idempotency-Key"] = prefix .. "-" .. tid .. "-" .. sent
+  return wrk.format("POST", "/v1/carts", headers, bodies[sent % #bodies + 1])
+end
+`;
+  const text =
+    scenario === "+1"
+      ? addToCartLua(HOST, carts, variants)
+      : createCartLua(HOST, variants) + (scenario === "create keyed" ? keyed : "");
+  writeFileSync(file, `-- Generated by bench/http.ts: ${scenario}.\n${text}`);
+}
+
+/** The shop of the cart writes: two single-variant products, stock tracked with 10⁹ on hand. */
+async function cartShop(service: Child, orgId: string) {
+  const apiKey = await createApiKey(service.dataDir, orgId, "admin");
+  const admin = { "x-api-key": apiKey.key };
+  const product = (sku: string, name: string, price: number) =>
+    must<{ id: string; variants: { id: string }[] }>(
+      service.url,
+      "POST",
+      "/v1/admin/products",
+      { name: { en: name }, variants: [{ sku, price, inventory: { tracked: true, onHand: ON_HAND } }] },
+      admin,
+    );
+  const made = [await product("CART-MUG", "Cart mug", 1299), await product("CART-TEE", "Cart tee", 1999)];
+  return made.map((p, i) => ({ id: p.variants[0]!.id, productId: p.id, price: [1299, 1999][i]! }));
+}
+
+/** The `cart` part: each cart write against its floor; true when every target is met. */
+async function cartsPart(service: Child, orgId: string): Promise<boolean> {
+  const shop = await cartShop(service, orgId);
+  const variants = shop.map((v) => v.id);
+  const tmp = makeTempDir("http-carts");
+  const floor = await spawnServer({
+    label: "cart-floor",
+    command: [process.execPath, "bench/add-to-cart-floor-server.ts"],
+    env: { FLOOR_DB: join(tmp, "floor.sqlite"), FLOOR_VARIANTS: JSON.stringify(shop), FLOOR_ADD: "merge" },
+  });
+  // Each "+1" run gets fresh carts, enough that no line reaches 999 even at 30 000 req/s.
+  const cartCount = Math.max(
+    200,
+    Math.ceil((30_000 * Math.max(settings.duration, settings.warmup)) / (2 * (MAX_QUANTITY - 50))),
+  );
+  console.log(
+    `\ncarts: ${CART_SCENARIOS.map((s) => `${s}: ${CART_DESCRIPTION[s]}`).join("; ")}; "+1" over ${cartCount} ` +
+      `fresh carts per run; floor at ${floor.url}`,
+  );
+  const targets = { service, floor };
+  type Target = keyof typeof targets;
+  let scripts = 0;
+  const run = async (scenario: CartScenario, target: Target, duration: number, label: string) => {
+    const server = targets[target];
+    const carts: string[] = [];
+    while (scenario === "+1" && carts.length < cartCount) {
+      const made = await Promise.all(
+        Array.from({ length: 16 }, () =>
+          must<{ id: string }>(
+            server.url,
+            "POST",
+            "/v1/carts",
+            { items: [{ variantId: variants[0], quantity: 1 }] },
+            {
+              host: HOST,
+            },
+          ),
+        ),
+      );
+      carts.push(...made.map((cart) => cart.id));
+    }
+    const script = join(tmp, `cart-${++scripts}.lua`);
+    writeCartScript(script, scenario, variants, carts);
+    const load = { duration, connections: settings.connections, threads: settings.threads, script };
+    const result = checked(`${label} ${scenario} on the ${target}`, await runWrk(server.url, load));
+    rmSync(script, { force: true });
+    console.log(
+      `${label.padEnd(10)} ${scenario.padEnd(12)} ${target.padEnd(7)} ${fmt(result.rps, 0).padStart(7)} req/s  ` +
+        `p50 ${fmt(result.p50Ms)} ms  p99 ${fmt(result.p99Ms)} ms`,
+    );
+    return result;
+  };
+  try {
+    const rows: CartRow[] = [];
+    for (const scenario of CART_SCENARIOS) {
+      if (settings.warmup > 0) {
+        for (const target of ["service", "floor"] as const)
+          await run(scenario, target, settings.warmup, "warm-up");
+      }
+      const runs = { service: [] as WrkResult[], floor: [] as WrkResult[] };
+      for (let round = 1; round <= settings.rounds; round++) {
+        const order = round % 2 === 1 ? (["service", "floor"] as const) : (["floor", "service"] as const);
+        for (const target of order) {
+          runs[target].push(
+            await run(scenario, target, settings.duration, `round ${round}/${settings.rounds}`),
+          );
+        }
+      }
+      const roundRatios = runs.service.map((r, i) => r.rps / runs.floor[i]!.rps);
+      const ratio = median(roundRatios);
+      rows.push({
+        scenario,
+        service: summarizeRuns(runs.service),
+        floor: summarizeRuns(runs.floor),
+        ratio,
+        roundRatios,
+        target: CART_TARGETS[scenario],
+        met: ratio >= CART_TARGETS[scenario],
+      });
+    }
+    console.log(
+      `\ncart writes, medians of ${settings.rounds} rounds (ratio: median of the per-round ratios):`,
+    );
+    printTable(
+      ["scenario", "req/s", "p50 ms", "p99 ms", "floor req/s", "floor p50 ms", "ratio (rounds)", "target"],
+      rows.map((r) => [
+        r.scenario,
+        fmt(r.service.rps, 0),
+        fmt(r.service.p50Ms),
+        fmt(r.service.p99Ms),
+        fmt(r.floor.rps, 0),
+        fmt(r.floor.p50Ms),
+        `${fmt(r.ratio)} (${r.roundRatios.map((x) => fmt(x)).join(", ")})`,
+        `≥ ${r.target} ${r.met ? "met" : "NOT met"}`,
+      ]),
+    );
+    const file = saveResults("http-carts", { host: LOOPBACK, settings, cartCount, rows });
+    console.log(`results saved to ${file}`);
+    return rows.every((row) => row.met);
+  } finally {
+    await floor.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+const service = await startService();
+try {
+  const org = await createOrg(service.dataDir, { host: HOST });
+  let met = true;
+  if (parts.has("listing")) met = (await listingPart(service, org.id)) && met;
+  if (parts.has("carts")) met = (await cartsPart(service, org.id)) && met;
   if (!met) process.exitCode = 1;
 } finally {
   await service.stop();

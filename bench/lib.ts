@@ -308,6 +308,45 @@ function request()
 end
 `;
 
+/**
+ * The Lua of create-cart load: POSTs `{"items":[{variantId, quantity: 1}]}` to `/v1/carts` with
+ * `Host: host`, alternating the variants (a shopper's first add: a new cart with one line).
+ */
+export function createCartLua(host: string, variants: string[]): string {
+  return `local bodies = { ${variants.map((v) => luaString(JSON.stringify({ items: [{ variantId: v, quantity: 1 }] }))).join(", ")} }
+local headers = { ["Host"] = ${luaString(host)}, ["Content-Type"] = "application/json" }
+${WRK_LUA_ROTATION}
+function init(args)
+  for b = 1, #bodies do
+    n = n + 1
+    requests[n] = wrk.format("POST", "/v1/carts", headers, bodies[b])
+  end
+end
+`;
+}
+
+/**
+ * The Lua of add-to-cart load: POSTs `{variantId, quantity: 1}` to `/v1/carts/{id}/items` with
+ * `Host: host`, walking all carts with the first variant, then all with the next, round and round;
+ * each wrk thread starts at its own offset.
+ */
+export function addToCartLua(host: string, carts: string[], variants: string[]): string {
+  return `local carts = { ${carts.map(luaString).join(", ")} }
+local bodies = { ${variants.map((v) => luaString(JSON.stringify({ variantId: v, quantity: 1 }))).join(", ")} }
+local headers = { ["Host"] = ${luaString(host)}, ["Content-Type"] = "application/json" }
+${WRK_LUA_ROTATION}
+function init(args)
+  for b = 1, #bodies do
+    for c = 1, #carts do
+      n = n + 1
+      requests[n] = wrk.format("POST", "/v1/carts/" .. carts[c] .. "/items", headers, bodies[b])
+    end
+  end
+  i = ((tid or 0) * math.floor(n / 2 + 1)) % n
+end
+`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child processes: the service, its CLI, the baseline server
 

@@ -43,6 +43,7 @@ interface CartLine {
   variantId: string;
   quantity: number;
   seenPrice: number;
+  createdAt: number;
   variant: {
     sku: string | null;
     title: string;
@@ -95,8 +96,31 @@ function activeCart(tenant: TenantDb, cartId: string): CartRow {
   return cart;
 }
 
-function touch(tenant: TenantDb, cartId: string) {
-  tenant.sqlite.query("UPDATE carts SET updated_at = ? WHERE id = ?").run(Date.now(), cartId);
+/** A cart and its lines as a write holds them: changed in memory as the write changes the file. */
+interface CartInWrite {
+  cart: CartRow;
+  lines: CartLine[];
+}
+
+/** The active cart a write changes, with its lines. */
+function cartToWrite(tenant: TenantDb, cartId: string): CartInWrite {
+  return { cart: activeCart(tenant, cartId), lines: loadLines(tenant, cartId) };
+}
+
+type CartColumn = "coupon_code" | "shipping_method_id" | "shipping_address" | "billing_address";
+
+/** Sets `updated_at` (and `column`, when given) in the file and in `cart`. */
+function updateCart(tenant: TenantDb, cart: CartRow, column?: CartColumn, value: string | null = null) {
+  const now = Date.now();
+  if (column === undefined) {
+    tenant.sqlite.query("UPDATE carts SET updated_at = ? WHERE id = ?").run(now, cart.id);
+  } else {
+    tenant.sqlite
+      .query(`UPDATE carts SET ${column} = ?, updated_at = ? WHERE id = ?`)
+      .run(value, now, cart.id);
+    cart[column] = value;
+  }
+  cart.updated_at = now;
 }
 
 /** The variant and product columns of a line (`v.id` as `v_id`); every one is null when the variant is gone. */
@@ -106,14 +130,36 @@ type LiveColumns = { v_id: Row<typeof variants>["id"] } & Pick<
 > &
   Pick<Row<typeof products>, "status" | "name" | "images" | "tax_rate" | "requires_shipping">;
 
-type LineRow = Pick<Row<typeof cartItems>, "id" | "product_id" | "variant_id" | "quantity" | "unit_price"> &
+type LineRow = Pick<
+  Row<typeof cartItems>,
+  "id" | "product_id" | "variant_id" | "quantity" | "unit_price" | "created_at"
+> &
   (LiveColumns | { [K in keyof LiveColumns]: null });
+
+/** A line's live variant and product, from their columns. */
+const liveOf = (r: LiveColumns): Pick<CartLine, "variant" | "product"> => ({
+  variant: {
+    sku: r.sku,
+    title: r.title,
+    price: r.price,
+    tracked: r.tracked === 1,
+    onHand: r.on_hand,
+    allowBackorder: r.allow_backorder === 1,
+  },
+  product: {
+    status: r.status,
+    name: JSON.parse(r.name) as Localized,
+    images: JSON.parse(r.images) as ProductImage[],
+    taxRate: r.tax_rate,
+    requiresShipping: r.requires_shipping === 1,
+  },
+});
 
 function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
   // `+?`, not `?`: a bare parameter in a join is re-prepared on every run (see src/db/sqlite.ts).
   const rows = tenant.sqlite
     .query(
-      `SELECT i.id, i.product_id, i.variant_id, i.quantity, i.unit_price,
+      `SELECT i.id, i.product_id, i.variant_id, i.quantity, i.unit_price, i.created_at,
               v.id AS v_id, v.sku, v.title, v.price, v.tracked, v.on_hand, v.allow_backorder,
               p.status, p.name, p.images, p.tax_rate, p.requires_shipping
          FROM cart_items i
@@ -129,27 +175,8 @@ function loadLines(tenant: TenantDb, cartId: string): CartLine[] {
     variantId: r.variant_id,
     quantity: r.quantity,
     seenPrice: r.unit_price,
-    variant:
-      r.v_id === null
-        ? null
-        : {
-            sku: r.sku,
-            title: r.title,
-            price: r.price,
-            tracked: r.tracked === 1,
-            onHand: r.on_hand,
-            allowBackorder: r.allow_backorder === 1,
-          },
-    product:
-      r.v_id === null
-        ? null
-        : {
-            status: r.status,
-            name: JSON.parse(r.name) as Localized,
-            images: JSON.parse(r.images) as ProductImage[],
-            taxRate: r.tax_rate,
-            requiresShipping: r.requires_shipping === 1,
-          },
+    createdAt: r.created_at,
+    ...(r.v_id === null ? { variant: null, product: null } : liveOf(r)),
   }));
 }
 
@@ -174,10 +201,10 @@ interface CartCorrections {
 type UnpricedCart = Omit<PricedCartState, "priced">;
 
 /** The lines still sold, with the messages and corrections they call for (none on a completed cart). */
-function liveLines(tenant: TenantDb, found: UnpricedCart) {
+function liveLines(found: UnpricedCart, lines: CartLine[]) {
   const { cart, store, messages, corrections } = found;
   const editable = cart.status === "active";
-  for (const line of loadLines(tenant, cart.id)) {
+  for (const line of lines) {
     if (!line.variant || !line.product) {
       if (!editable) continue;
       corrections.removedLines.push(line.id);
@@ -274,8 +301,11 @@ function priceLiveCart(found: UnpricedCart): PricedCart {
  * shipping method that no longer serves the address are left out, each with a message, and each
  * noted in `corrections` for the next write to persist.
  */
-export function readPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
-  const cart = findCart(tenant, cartId);
+export const readPricedCart = (tenant: TenantDb, cartId: string): PricedCartState =>
+  pricedState(tenant, findCart(tenant, cartId), loadLines(tenant, cartId));
+
+/** Prices `cart` with `lines` (as read, or as a write left them), writing nothing. */
+function pricedState(tenant: TenantDb, cart: CartRow, lines: CartLine[]): PricedCartState {
   const shippingAddress = parseJsonOrNull<Address>(cart.shipping_address);
   const found: UnpricedCart = {
     cart,
@@ -289,7 +319,7 @@ export function readPricedCart(tenant: TenantDb, cartId: string): PricedCartStat
     billingAddress: parseJsonOrNull<Address>(cart.billing_address),
     corrections: { removedLines: [], repricedLines: [], dropCoupon: false, clearShippingMethod: false },
   };
-  liveLines(tenant, found);
+  liveLines(found, lines);
   const subtotal = found.lines.reduce((sum, l) => sum + l.variant!.price * l.quantity, 0);
   liveCoupon(tenant, found, subtotal);
   liveShippingMethod(tenant, found);
@@ -317,9 +347,16 @@ function persistCorrections(tenant: TenantDb, cartId: string, corrections: CartC
  * {@link readPricedCart} finds out of date is persisted, so its messages are reported by this
  * write's answer and by no later read.
  */
-export function loadPricedCart(tenant: TenantDb, cartId: string): PricedCartState {
-  const state = readPricedCart(tenant, cartId);
-  persistCorrections(tenant, cartId, state.corrections);
+export const loadPricedCart = (tenant: TenantDb, cartId: string): PricedCartState =>
+  writtenState(tenant, { cart: findCart(tenant, cartId), lines: loadLines(tenant, cartId) });
+
+/**
+ * A cart write's state from the cart and lines it holds in memory, which equal what reading them
+ * back would give (the write changed both alike), with what the pricing found out of date persisted.
+ */
+function writtenState(tenant: TenantDb, { cart, lines }: CartInWrite): PricedCartState {
+  const state = pricedState(tenant, cart, lines);
+  persistCorrections(tenant, cart.id, state.corrections);
   return state;
 }
 
@@ -376,63 +413,76 @@ function cartView(state: PricedCartState) {
 /** The cart as a GET shows it: current, and nothing written. */
 export const getCart = (tenant: TenantDb, cartId: string) => cartView(readPricedCart(tenant, cartId));
 
-/** The answer of a cart write, which persists the corrections its read finds (see `loadPricedCart`). */
-const writtenCart = (tenant: TenantDb, cartId: string) => cartView(loadPricedCart(tenant, cartId));
+/** The answer of a cart write, which persists the corrections its pricing finds (see `writtenState`). */
+const writtenCart = (tenant: TenantDb, written: CartInWrite) => cartView(writtenState(tenant, written));
 
 // ---------------------------------------------------------------- items
 
-type VariantForSale = Pick<
-  Row<typeof variants>,
-  "id" | "product_id" | "price" | "tracked" | "on_hand" | "allow_backorder" | "sku"
->;
+/** A variant on sale, as a cart line holds it. */
+interface VariantForSale {
+  variantId: string;
+  productId: string;
+  variant: NonNullable<CartLine["variant"]>;
+  product: NonNullable<CartLine["product"]>;
+}
 
-/** The variant a shopper asks for: by variantId, or by productId of a single-variant product. Active products only. */
-function variantForSale(tenant: TenantDb, input: { variantId?: string; productId?: string }, path: string) {
+/**
+ * The variant a shopper asks for: by variantId, or by productId of a single-variant product. Active
+ * products only. A line of the cart already holding it answers without a query: it was read with
+ * the same join in the same transaction.
+ */
+function variantForSale(
+  tenant: TenantDb,
+  lines: CartLine[],
+  input: { variantId?: string; productId?: string },
+  path: string,
+): VariantForSale {
   if ((input.variantId === undefined) === (input.productId === undefined)) {
     throw new ApiError("VALIDATION_ERROR", "Send variantId, or productId for a product with one variant", [
       { path, message: "exactly one of variantId and productId" },
     ]);
   }
+  const held = lines.find((l) => l.variantId === input.variantId && l.product?.status === "active");
+  if (held) return held as VariantForSale;
   const rows = tenant.sqlite // `+?`: see loadLines
     .query(
-      `SELECT v.id, v.product_id, v.price, v.tracked, v.on_hand, v.allow_backorder, v.sku
+      `SELECT v.id AS v_id, v.product_id, v.sku, v.title, v.price, v.tracked, v.on_hand, v.allow_backorder,
+              p.status, p.name, p.images, p.tax_rate, p.requires_shipping
          FROM variants v JOIN products p ON p.id = v.product_id
         WHERE p.status = 'active' AND ${input.variantId !== undefined ? "v.id = +?" : "v.product_id = +?"}`,
     )
-    .all(input.variantId ?? input.productId!) as VariantForSale[];
+    .all(input.variantId ?? input.productId!) as (LiveColumns & Pick<Row<typeof variants>, "product_id">)[];
   if (rows.length === 0) throw notFound(input.variantId !== undefined ? "Variant" : "Product");
   if (rows.length > 1) {
     throw new ApiError("VALIDATION_ERROR", "This product has several variants: send variantId", [
       { path: `${path}/productId`, message: "choose a variant" },
     ]);
   }
-  return rows[0]!;
+  const row = rows[0]!;
+  return { variantId: row.v_id, productId: row.product_id, ...liveOf(row) } as VariantForSale;
 }
 
-function checkStock(variant: VariantForSale, quantity: number) {
-  if (variant.tracked === 0 || variant.allow_backorder === 1 || quantity <= variant.on_hand) return;
+function checkStock(variantId: string, variant: NonNullable<CartLine["variant"]>, quantity: number) {
+  if (quantity <= buyable(variant)) return;
   throw new ApiError(
     "INSUFFICIENT_STOCK",
-    `Not enough stock of ${variant.sku ?? variant.id}: ${variant.on_hand} available`,
-    [{ path: "/body/quantity", message: `available: ${variant.on_hand}` }],
+    `Not enough stock of ${variant.sku ?? variantId}: ${variant.onHand} available`,
+    [{ path: "/body/quantity", message: `available: ${variant.onHand}` }],
   );
 }
 
 /**
- * The cart after a write, refused when it would price above {@link MAX_CART_AMOUNT}. Runs after
- * the write, inside the operation's transaction, so the refusal rolls the write back. Prices
- * the cart once, so the write's answer still carries the cart's `messages`.
+ * The answer of a cart write, refused when the cart would price above {@link MAX_CART_AMOUNT}. Runs
+ * after the write, inside the operation's transaction, so the refusal rolls the write back.
  */
-function checkedCart(tenant: TenantDb, cartId: string, path: string) {
+function checkedCart(tenant: TenantDb, written: CartInWrite, path: string) {
   // The subtotal first, in BigInt: it bounds every amount priceCart computes from it.
-  const rows = tenant.sqlite
-    .query(
-      "SELECT v.price, i.quantity FROM cart_items i JOIN variants v ON v.id = i.variant_id WHERE i.cart_id = ?",
-    )
-    .all(cartId) as { price: number; quantity: number }[];
   const max = BigInt(MAX_CART_AMOUNT);
-  const subtotal = rows.reduce((sum, r) => sum + BigInt(r.price) * BigInt(r.quantity), 0n);
-  const state = subtotal > max ? null : loadPricedCart(tenant, cartId);
+  const subtotal = written.lines.reduce(
+    (sum, l) => (l.variant ? sum + BigInt(l.variant.price) * BigInt(l.quantity) : sum),
+    0n,
+  );
+  const state = subtotal > max ? null : writtenState(tenant, written);
   const total = state ? BigInt(state.priced.totals.total) : subtotal;
   if (state === null || total > max) {
     const which = state === null ? "subtotal" : "total";
@@ -445,46 +495,47 @@ function checkedCart(tenant: TenantDb, cartId: string, path: string) {
   return cartView(state);
 }
 
+/** Adds `input` to the cart (the same variant raises its line), in the file and in `written.lines`. */
 function addLine(
   tenant: TenantDb,
-  cartId: string,
+  { cart, lines }: CartInWrite,
   input: { variantId?: string; productId?: string; quantity: number },
   path: string,
 ) {
-  const variant = variantForSale(tenant, input, path);
-  const existing = tenant.sqlite
-    .query("SELECT id, quantity FROM cart_items WHERE cart_id = ? AND variant_id = ?")
-    .get(cartId, variant.id) as Pick<Row<typeof cartItems>, "id" | "quantity"> | null;
+  const sale = variantForSale(tenant, lines, input, path);
+  const existing = lines.find((l) => l.variantId === sale.variantId);
   const quantity = (existing?.quantity ?? 0) + input.quantity;
   if (quantity > MAX_QUANTITY) {
     throw new ApiError("VALIDATION_ERROR", `At most ${MAX_QUANTITY} of one item per cart`, [
       { path: `${path}/quantity`, message: `the cart would hold ${quantity}` },
     ]);
   }
-  checkStock(variant, quantity);
+  checkStock(sale.variantId, sale.variant, quantity);
+  const price = sale.variant.price;
   if (existing) {
     tenant.sqlite
       .query("UPDATE cart_items SET quantity = ?, unit_price = ? WHERE id = ?")
-      .run(quantity, variant.price, existing.id);
-  } else {
-    const { n } = tenant.sqlite
-      .query("SELECT count(*) AS n FROM cart_items WHERE cart_id = ?")
-      .get(cartId) as {
-      n: number;
-    };
-    if (n >= MAX_CART_LINES) {
-      throw new ApiError(
-        "UNPROCESSABLE",
-        `A cart holds at most ${MAX_CART_LINES} different items; remove one before adding another`,
-        [{ path, message: `the cart already has ${n} lines (at most ${MAX_CART_LINES})` }],
-      );
-    }
-    tenant.sqlite
-      .query(
-        "INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(newId("item"), cartId, variant.product_id, variant.id, quantity, variant.price, Date.now());
+      .run(quantity, price, existing.id);
+    existing.quantity = quantity;
+    existing.seenPrice = price;
+    return;
   }
+  if (lines.length >= MAX_CART_LINES) {
+    throw new ApiError(
+      "UNPROCESSABLE",
+      `A cart holds at most ${MAX_CART_LINES} different items; remove one before adding another`,
+      [{ path, message: `the cart already has ${lines.length} lines (at most ${MAX_CART_LINES})` }],
+    );
+  }
+  const line: CartLine = { ...sale, id: newId("item"), quantity, seenPrice: price, createdAt: Date.now() };
+  tenant.sqlite
+    .query(
+      "INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .run(line.id, cart.id, line.productId, line.variantId, quantity, price, line.createdAt);
+  // Lines are read ordered by created_at, then insertion: after every line not created later.
+  const later = lines.findIndex((l) => l.createdAt > line.createdAt);
+  lines.splice(later === -1 ? lines.length : later, 0, line);
 }
 
 export function createCart(
@@ -492,25 +543,32 @@ export function createCart(
   input: { email?: string; items?: { variantId?: string; productId?: string; quantity: number }[] },
   customer: SignedInCustomer | null,
 ) {
-  const id = newId("cart");
   const now = Date.now();
+  const cart: CartRow = {
+    id: newId("cart"),
+    status: "active",
+    currency: getStore(tenant).currency,
+    email: input.email?.toLowerCase() ?? customer?.email ?? null,
+    customer_id: customer?.id ?? null,
+    coupon_code: null,
+    shipping_address: null,
+    billing_address: null,
+    shipping_method_id: null,
+    order_id: null,
+    created_at: now,
+    updated_at: now,
+  };
   tenant.sqlite
     .query(
       `INSERT INTO carts (id, status, currency, email, customer_id, created_at, updated_at)
        VALUES (?, 'active', ?, ?, ?, ?, ?)`,
     )
-    .run(
-      id,
-      getStore(tenant).currency,
-      input.email?.toLowerCase() ?? customer?.email ?? null,
-      customer?.id ?? null,
-      now,
-      now,
-    );
+    .run(cart.id, cart.currency, cart.email, cart.customer_id, now, now);
+  const written: CartInWrite = { cart, lines: [] };
   (input.items ?? []).forEach((item, i) => {
-    addLine(tenant, id, item, `/body/items/${i}`);
+    addLine(tenant, written, item, `/body/items/${i}`);
   });
-  return input.items?.length ? checkedCart(tenant, id, "/body/items") : writtenCart(tenant, id);
+  return input.items?.length ? checkedCart(tenant, written, "/body/items") : writtenCart(tenant, written);
 }
 
 export function addItem(
@@ -518,54 +576,50 @@ export function addItem(
   cartId: string,
   input: { variantId?: string; productId?: string; quantity: number },
 ) {
-  activeCart(tenant, cartId);
-  addLine(tenant, cartId, input, "/body");
-  touch(tenant, cartId);
-  return checkedCart(tenant, cartId, "/body/quantity");
+  const written = cartToWrite(tenant, cartId);
+  addLine(tenant, written, input, "/body");
+  updateCart(tenant, written.cart);
+  return checkedCart(tenant, written, "/body/quantity");
 }
 
-function cartItem(tenant: TenantDb, cartId: string, itemId: string) {
-  const item = tenant.sqlite
-    .query("SELECT id, variant_id, quantity FROM cart_items WHERE id = ? AND cart_id = ?")
-    .get(itemId, cartId) as Pick<Row<typeof cartItems>, "id" | "variant_id" | "quantity"> | null;
-  if (!item) throw notFound("Cart item");
-  return item;
+/** The cart's line `itemId`, and where it is among the lines. */
+function cartItem({ lines }: CartInWrite, itemId: string) {
+  const index = lines.findIndex((l) => l.id === itemId);
+  if (index === -1) throw notFound("Cart item");
+  return { line: lines[index]!, index };
 }
 
 export function updateItem(tenant: TenantDb, cartId: string, itemId: string, quantity: number) {
-  activeCart(tenant, cartId);
-  const item = cartItem(tenant, cartId, itemId);
+  const written = cartToWrite(tenant, cartId);
+  const { line, index } = cartItem(written, itemId);
+  const before = line.quantity;
   if (quantity === 0) {
     tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
+    written.lines.splice(index, 1);
   } else {
-    const variant = tenant.sqlite
-      .query(
-        "SELECT id, product_id, price, tracked, on_hand, allow_backorder, sku FROM variants WHERE id = ?",
-      )
-      .get(item.variant_id) as VariantForSale | null;
-    if (variant) checkStock(variant, quantity);
+    if (line.variant) checkStock(line.variantId, line.variant, quantity);
     tenant.sqlite.query("UPDATE cart_items SET quantity = ? WHERE id = ?").run(quantity, itemId);
+    line.quantity = quantity;
   }
-  touch(tenant, cartId);
+  updateCart(tenant, written.cart);
   // Fewer units never pass the limit (a cart above it after a price rise can always shrink).
-  return quantity > item.quantity
-    ? checkedCart(tenant, cartId, "/body/quantity")
-    : writtenCart(tenant, cartId);
+  return quantity > before ? checkedCart(tenant, written, "/body/quantity") : writtenCart(tenant, written);
 }
 
 export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
-  activeCart(tenant, cartId);
-  cartItem(tenant, cartId, itemId);
+  const written = cartToWrite(tenant, cartId);
+  const { index } = cartItem(written, itemId);
   tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
-  touch(tenant, cartId);
-  return writtenCart(tenant, cartId);
+  written.lines.splice(index, 1);
+  updateCart(tenant, written.cart);
+  return writtenCart(tenant, written);
 }
 
 // ---------------------------------------------------------------- coupon
 
 export function applyCoupon(tenant: TenantDb, cartId: string, code: string) {
-  activeCart(tenant, cartId);
-  const state = readPricedCart(tenant, cartId);
+  const written = cartToWrite(tenant, cartId);
+  const state = pricedState(tenant, written.cart, written.lines);
   const coupon = findCouponByCode(tenant, code);
   const problem = couponProblem(coupon, state.priced.totals.subtotal, Date.now());
   if (problem !== null) {
@@ -573,18 +627,14 @@ export function applyCoupon(tenant: TenantDb, cartId: string, code: string) {
       { path: "/body/code", message: problem },
     ]);
   }
-  tenant.sqlite
-    .query("UPDATE carts SET coupon_code = ?, updated_at = ? WHERE id = ?")
-    .run(coupon!.code, Date.now(), cartId);
-  return writtenCart(tenant, cartId);
+  updateCart(tenant, written.cart, "coupon_code", coupon!.code);
+  return writtenCart(tenant, written);
 }
 
 export function removeCoupon(tenant: TenantDb, cartId: string) {
-  activeCart(tenant, cartId);
-  tenant.sqlite
-    .query("UPDATE carts SET coupon_code = NULL, updated_at = ? WHERE id = ?")
-    .run(Date.now(), cartId);
-  return writtenCart(tenant, cartId);
+  const written = cartToWrite(tenant, cartId);
+  updateCart(tenant, written.cart, "coupon_code", null);
+  return writtenCart(tenant, written);
 }
 
 // ---------------------------------------------------------------- shipping
@@ -611,17 +661,16 @@ export function cartShippingMethods(tenant: TenantDb, cartId: string) {
 }
 
 export function setShippingMethod(tenant: TenantDb, cartId: string, shippingMethodId: string) {
-  const cart = activeCart(tenant, cartId);
+  const written = cartToWrite(tenant, cartId);
+  const { cart } = written;
   const method = findShippingMethod(tenant, shippingMethodId);
   if (!method?.active) throw notFound("Shipping method");
   const country = parseJsonOrNull<Address>(cart.shipping_address)?.country ?? null;
   if (!servesCountry(method, country)) {
     throw new ApiError("UNPROCESSABLE", `This shipping method does not serve ${country}`);
   }
-  tenant.sqlite
-    .query("UPDATE carts SET shipping_method_id = ?, updated_at = ? WHERE id = ?")
-    .run(method.id, Date.now(), cartId);
-  return checkedCart(tenant, cartId, "/body/shippingMethodId");
+  updateCart(tenant, cart, "shipping_method_id", method.id);
+  return checkedCart(tenant, written, "/body/shippingMethodId");
 }
 
 /** Checks an address: a known country, a postal code in that country's format, and (shipping) a country the store ships to. */
@@ -650,14 +699,12 @@ function checkAddress(tenant: TenantDb, address: Address, shipping: boolean): Ad
 }
 
 export function setAddress(tenant: TenantDb, cartId: string, kind: "shipping" | "billing", address: Address) {
-  activeCart(tenant, cartId);
+  const written = cartToWrite(tenant, cartId);
   const checked = checkAddress(tenant, address, kind === "shipping");
   const column = kind === "shipping" ? "shipping_address" : "billing_address";
-  tenant.sqlite
-    .query(`UPDATE carts SET ${column} = ?, updated_at = ? WHERE id = ?`)
-    .run(JSON.stringify(checked), Date.now(), cartId);
+  updateCart(tenant, written.cart, column, JSON.stringify(checked));
   // The shipping country picks the tax rate, which moves the total when prices exclude tax.
-  return kind === "shipping" ? checkedCart(tenant, cartId, "/body/country") : writtenCart(tenant, cartId);
+  return kind === "shipping" ? checkedCart(tenant, written, "/body/country") : writtenCart(tenant, written);
 }
 
 // ---------------------------------------------------------------- payment methods

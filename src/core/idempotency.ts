@@ -19,6 +19,11 @@ import type { CookieToSet } from "./operation.ts";
 // place of the hash. The additional data names the organization, scope and key, so a row copied
 // into another file, scope or key does not open. A sealed row that no longer opens (the key that
 // sealed it is gone) is a 409: the call it answers did run, and running it again is not safe.
+//
+// A record is appended to its table and its scope and key inserted into the primary key's index,
+// nothing more: the hourly sweep scans rather than have every record pay for an index on
+// `created_at`. The body is kept as the answer's text (docs/orders.md, "Idempotency", says why
+// neither `WITHOUT ROWID` nor a deflated body made it cheaper).
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -9,14 +9,15 @@ export const tenantMeta = sqliteTable("tenant_meta", {
 /**
  * Answers of writes sent with an `Idempotency-Key`, written in the same transaction as the write
  * itself. Keys are per scope (the column keeps its first name, `caller`); records older than 24 h
- * are swept.
+ * are swept (core/idempotency.ts), by a scan: no index on `created_at`, which every record would
+ * pay for. A record is appended to the table and its key inserted into the primary key's index.
  */
 export const idempotencyRecords = sqliteTable(
   "idempotency_records",
   {
     scope: text("caller").notNull(),
     key: text("key").notNull(),
-    /** SHA-256 of method, path and body: the same key with another request is a conflict. */
+    /** SHA-256 (hex) of the operation and its input: the same key with another call is a conflict. */
     requestHash: text("request_hash").notNull(),
     status: integer("status").notNull(),
     body: text("body"),
@@ -24,7 +25,7 @@ export const idempotencyRecords = sqliteTable(
     effects: text("effects"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
 );
 
 /**

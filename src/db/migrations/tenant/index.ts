@@ -15,6 +15,7 @@ import m10 from "./0010_webhooks.sql" with { type: "text" };
 import m11 from "./0011_store_email_settings.sql" with { type: "text" };
 import m12 from "./0012_customer_password_resets.sql" with { type: "text" };
 import m13 from "./0013_product_counts.sql" with { type: "text" };
+import m14 from "./0014_idempotency_without_created_index.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -33,5 +34,6 @@ export const migrations: EmbeddedMigrations = {
     "0011_store_email_settings": m11,
     "0012_customer_password_resets": m12,
     "0013_product_counts": m13,
+    "0014_idempotency_without_created_index": m14,
   },
 };
