@@ -5,7 +5,7 @@
 // One service process (bench/agents-server.ts) serves both sides of each comparison.
 // Usage: bun bench/agents.ts
 import { createHash, sign as edSign, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Child,
@@ -64,6 +64,47 @@ function signJwt(key: KeyObject, typ: string, claims: Record<string, unknown>): 
   const input = `${header}.${payload}`;
   return `${input}.${b64url(edSign(null, Buffer.from(input), key))}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Where the service's CPU goes: its main thread (user, system) and its other threads
+
+const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+
+interface ThreadCpu {
+  mainUser: number;
+  mainSystem: number;
+  others: number;
+}
+
+/** CPU seconds a process used so far, per thread kind (Linux /proc; zeros where it is not readable). */
+function threadCpu(pid: number): ThreadCpu {
+  const total: ThreadCpu = { mainUser: 0, mainSystem: 0, others: 0 };
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return total;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [user, system] = [Number(fields[11]) / CLOCK_TICKS, Number(fields[12]) / CLOCK_TICKS];
+      if (tid === String(pid)) Object.assign(total, { mainUser: user, mainSystem: system });
+      else total.others += user + system;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** Microseconds of service CPU per answered request during one run, per thread kind. */
+const cpuPerRequest = (before: ThreadCpu, after: ThreadCpu, requests: number): ThreadCpu => ({
+  mainUser: ((after.mainUser - before.mainUser) * 1e6) / requests,
+  mainSystem: ((after.mainSystem - before.mainSystem) * 1e6) / requests,
+  others: (Math.max(0, after.others - before.others) * 1e6) / requests,
+});
 
 // ---------------------------------------------------------------------------------------------
 // wrk with a Lua script: the same script for both sides of every comparison
@@ -172,7 +213,7 @@ interface Scenario {
   b: { label: string; target: () => Target };
 }
 
-type Side = ReturnType<typeof summarizeRuns>;
+type Side = ReturnType<typeof summarizeRuns> & { cpu: ThreadCpu };
 
 interface Row {
   scenario: string;
@@ -181,6 +222,12 @@ interface Row {
   ratio: number;
   roundRatios: number[];
 }
+
+const medianCpu = (runs: ThreadCpu[]): ThreadCpu => ({
+  mainUser: median(runs.map((c) => c.mainUser)),
+  mainSystem: median(runs.map((c) => c.mainSystem)),
+  others: median(runs.map((c) => c.others)),
+});
 
 const results: { rows: Row[]; setup: Record<string, unknown> } = { rows: [], setup: {} };
 const problems: string[] = [];
@@ -361,7 +408,12 @@ try {
     }
   }
 
-  const runs = new Map(scenarios.map((s) => [s.name, { a: [] as WrkResult[], b: [] as WrkResult[] }]));
+  const runs = new Map(
+    scenarios.map((s) => [
+      s.name,
+      { a: [] as WrkResult[], b: [] as WrkResult[], cpuA: [] as ThreadCpu[], cpuB: [] as ThreadCpu[] },
+    ]),
+  );
   currentDuration = settings.duration;
   for (let round = 1; round <= settings.rounds; round++) {
     for (const scenario of scenarios) {
@@ -369,9 +421,13 @@ try {
       for (const which of order) {
         const side = scenario[which];
         const target = side.target();
+        const cpuBefore = threadCpu(service.proc.pid);
         const result = await runTarget(base, target, settings.duration);
+        const cpu = cpuPerRequest(cpuBefore, threadCpu(service.proc.pid), result.requests);
         check(`${scenario.name} ${side.label} round ${round}`, result, target);
-        runs.get(scenario.name)![which].push(result);
+        const run = runs.get(scenario.name)!;
+        run[which].push(result);
+        (which === "a" ? run.cpuA : run.cpuB).push(cpu);
         console.log(
           `round ${round}/${settings.rounds} ${side.label.padEnd(9)} ${fmt(result.rps, 0).padStart(8)} req/s  ` +
             `p50 ${fmt(result.p50Ms)} ms  p99 ${fmt(result.p99Ms)} ms`,
@@ -381,12 +437,12 @@ try {
   }
 
   for (const scenario of scenarios) {
-    const { a, b } = runs.get(scenario.name)!;
+    const { a, b, cpuA, cpuB } = runs.get(scenario.name)!;
     const roundRatios = a.map((r, i) => r.rps / b[i]!.rps);
     results.rows.push({
       scenario: scenario.name,
-      a: { label: scenario.a.label, ...summarizeRuns(a) },
-      b: { label: scenario.b.label, ...summarizeRuns(b) },
+      a: { label: scenario.a.label, ...summarizeRuns(a), cpu: medianCpu(cpuA) },
+      b: { label: scenario.b.label, ...summarizeRuns(b), cpu: medianCpu(cpuB) },
       ratio: median(roundRatios),
       roundRatios,
     });
@@ -397,8 +453,23 @@ try {
 }
 
 console.log();
+const cpuCells = (side: Side) => [
+  fmt(side.cpu.mainUser, 0),
+  fmt(side.cpu.mainSystem, 0),
+  fmt(side.cpu.others, 0),
+];
 printTable(
-  ["scenario", "side", "req/s", "p50 ms", "p99 ms", "ratio a/b (rounds)"],
+  [
+    "scenario",
+    "side",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "ratio a/b (rounds)",
+    "main usr µs",
+    "main sys µs",
+    "other µs",
+  ],
   results.rows.flatMap((row) => [
     [
       row.scenario,
@@ -407,8 +478,9 @@ printTable(
       fmt(row.a.p50Ms),
       fmt(row.a.p99Ms),
       `${fmt(row.ratio)} (${row.roundRatios.map((x) => fmt(x)).join(", ")})`,
+      ...cpuCells(row.a),
     ],
-    ["", row.b.label, fmt(row.b.rps, 0), fmt(row.b.p50Ms), fmt(row.b.p99Ms), ""],
+    ["", row.b.label, fmt(row.b.rps, 0), fmt(row.b.p50Ms), fmt(row.b.p99Ms), "", ...cpuCells(row.b)],
   ]),
 );
 if (problems.length > 0) console.warn(`\n${problems.length} run(s) had errors (see above)`);

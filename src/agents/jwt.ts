@@ -29,6 +29,8 @@ function readUnverified(token: string, typ: "host+jwt" | "agent+jwt"): JWTPayloa
   if (typeof header.typ !== "string" || header.typ.toLowerCase() !== typ) {
     throw invalidJwt(`The token's typ must be "${typ}"`);
   }
+  // No JWS extension is understood, so a token that makes one critical is refused (RFC 7515, 4.1.11).
+  if (header.crit !== undefined) throw invalidJwt("The token's header must not name critical extensions");
   return payload;
 }
 
@@ -79,9 +81,8 @@ async function verifySignatureAndClaims(
   return payload as Claims;
 }
 
-function recordJti(rt: AgentRuntime, principal: string, claims: Claims): void {
-  const now = rt.now();
-  if (!rt.replay.record(principal, claims.jti, (claims.exp + SKEW_S) * 1000, now)) {
+async function recordJti(rt: AgentRuntime, principal: string, claims: Claims): Promise<void> {
+  if (!(await rt.replay.record(principal, claims.jti, (claims.exp + SKEW_S) * 1000, rt.now()))) {
     throw invalidJwt("This token was already used (jti replay): sign a fresh one per request");
   }
 }
@@ -131,7 +132,7 @@ export async function verifyHostJwt(rt: AgentRuntime, token: string, register = 
   const thumbprint = payload.iss;
   const key = await rt.keys.get(thumbprint, host ? host.public_key : jwkText(jwk));
   const claims = await verifySignatureAndClaims(rt, token, key, rt.origins.issuer);
-  recordJti(rt, thumbprint, claims);
+  await recordJti(rt, thumbprint, claims);
   if (host?.status === "revoked") throw new ProtocolError(403, "host_revoked", "The host is revoked");
   return { host, thumbprint, jwk, claims };
 }
@@ -179,7 +180,7 @@ export async function verifyAgentJwt(
   ) {
     throw invalidJwt("capabilities must be an array of capability names");
   }
-  if (options.record !== false) recordJti(rt, agent.id, claims);
+  if (options.record !== false) await recordJti(rt, agent.id, claims);
   if (options.checkState !== false) {
     if (host.status === "revoked")
       throw new ProtocolError(403, "host_revoked", "The agent's host is revoked");
