@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
 import { organizationExists } from "../db/platform.ts";
-import { durably, durablyGrouped, immediately } from "../db/sqlite.ts";
+import { durably, inGroupCommit } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import type { UploadedFile } from "./body.ts";
 import { ApiError } from "./errors.ts";
@@ -456,11 +456,9 @@ export class Executor {
       return { outcome, data: result instanceof Reply ? result.data : result };
     };
     let { outcome, data } =
-      op.durable === "grouped"
-        ? await durablyGrouped(tenant.sqlite, transaction)
-        : op.durable
-          ? durably(tenant.sqlite, transaction)
-          : immediately(tenant.sqlite, transaction);
+      op.durable === true
+        ? durably(tenant.sqlite, transaction)
+        : await inGroupCommit(tenant.sqlite, transaction, op.durable === "grouped");
     tenantWritten(tenant);
     if (outcome.replayed) return outcome;
     this.ctx.storage.wrote();

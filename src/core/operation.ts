@@ -241,7 +241,8 @@ export interface Operation<
   /**
    * Commit at synchronous=FULL: the write must survive power loss (orders, refunds, payments).
    * `"grouped"`: calls on the same tenant arriving together share that commit, each in its own
-   * savepoint, and are answered once it is done (`durablyGrouped`, src/db/sqlite.ts).
+   * savepoint, and are answered once it is done, as every write but a `durable: true` one is
+   * (`inGroupCommit`, src/db/sqlite.ts).
    */
   durable?: boolean | "grouped";
   /** Exposed to agents as a capability and MCP tool (default true for `/v1` operations). */

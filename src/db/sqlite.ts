@@ -168,35 +168,47 @@ interface Grouped {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-const groups = new WeakMap<Database, Grouped[]>();
+interface Group {
+  calls: Grouped[];
+  /** Committed at synchronous=FULL: some call of the group asked for it. */
+  durable: boolean;
+}
+const groups = new WeakMap<Database, Group>();
 
 /**
- * `durably`, with the commit shared by every call on this connection made in the same turn of the
- * event loop: the first call schedules one transaction for after the I/O of this turn (`setImmediate`),
- * which runs each call's `fn` in its own savepoint (one that throws is rolled back alone and rejects
- * alone) and commits them all at synchronous=FULL, one fsync for the burst. Each promise settles only
- * after that commit: whatever a caller answers from it has survived power loss. A failed commit
+ * Runs `fn` in a transaction shared by every call on this connection made in the same turn of the
+ * event loop (group commit): the first call schedules one transaction for after the I/O of this turn
+ * (`setImmediate`), which runs each call's `fn` in its own savepoint (one that throws is rolled back
+ * alone and rejects alone) and commits them all at once: pages the calls share (a table's last
+ * leaf, its indexes) are written to the WAL once for the group, not once per call. `durable`: the
+ * group commits at synchronous=FULL (one fsync for the burst). Each promise settles only after that
+ * commit, so whatever a caller answers from it is as durable as a commit of its own. A failed commit
  * rejects them all.
  */
-export function durablyGrouped<T>(sqlite: Database, fn: () => T): Promise<T> {
+export function inGroupCommit<T>(sqlite: Database, fn: () => T, durable: boolean): Promise<T> {
   return new Promise((resolve, reject) => {
     let group = groups.get(sqlite);
     if (!group) {
-      const pending: Grouped[] = [];
-      groups.set(sqlite, pending);
-      setImmediate(() => commitGroup(sqlite, pending));
-      group = pending;
+      const created: Group = { calls: [], durable: false };
+      groups.set(sqlite, created);
+      setImmediate(() => commitGroup(sqlite, created));
+      group = created;
     }
-    group.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    group.durable ||= durable;
+    group.calls.push({ fn, resolve: resolve as (value: unknown) => void, reject });
   });
 }
 
-function commitGroup(sqlite: Database, group: Grouped[]): void {
+/** `durably`, with the commit shared by the calls on this connection made together (`inGroupCommit`). */
+export const durablyGrouped = <T>(sqlite: Database, fn: () => T): Promise<T> =>
+  inGroupCommit(sqlite, fn, true);
+
+function commitGroup(sqlite: Database, { calls, durable }: Group): void {
   groups.delete(sqlite);
   const settled: { ok: boolean; value: unknown }[] = [];
   try {
-    durably(sqlite, () => {
-      for (const { fn } of group) {
+    (durable ? durably : immediately)(sqlite, () => {
+      for (const { fn } of calls) {
         try {
           settled.push({ ok: true, value: immediately(sqlite, fn) });
         } catch (error) {
@@ -207,10 +219,10 @@ function commitGroup(sqlite: Database, group: Grouped[]): void {
       }
     });
   } catch (error) {
-    for (const call of group) call.reject(error);
+    for (const call of calls) call.reject(error);
     return;
   }
-  group.forEach((call, i) => {
+  calls.forEach((call, i) => {
     const { ok, value } = settled[i]!;
     if (ok) call.resolve(value);
     else call.reject(value);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { simpleProduct } from "../helpers/catalog.ts";
-import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
+import { makeShop, PT_ADDRESS, type Shop, stockedVariant } from "../helpers/shop.ts";
 
 // A cart write answers the cart it built in memory from what it read and wrote, without reading it
 // back: that answer must be exactly what a read of the cart shows right after it.
@@ -133,5 +133,44 @@ describe("a cart write answers what a read right after it shows", () => {
     expect(written.items.slice(-2).map((i: { unitPrice: { amount: number } }) => i.unitPrice.amount)).toEqual(
       [3200, 1200],
     );
+  });
+});
+
+describe("cart writes made together share one commit", () => {
+  test("each is answered as it would be alone: refusals alone, every created cart in the file, a reused key one cart", async () => {
+    const scarce = await stockedVariant(shop, "Scarce", 900, 2);
+    const create = (quantity: number, key?: string) =>
+      t.json("/v1/carts", {
+        method: "POST",
+        headers: {
+          host: shop.host,
+          "content-type": "application/json",
+          ...(key ? { "idempotency-key": key } : {}),
+        },
+        body: JSON.stringify({ items: [{ variantId: scarce, quantity }] }),
+      });
+    // One turn of the event loop: these writes run as savepoints of one transaction.
+    const answers = await Promise.all([
+      create(1),
+      create(5),
+      create(2),
+      create(1, "same-key"),
+      create(1, "same-key"),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([201, 409, 201, 201, 201]);
+    expect(answers[1]!.body).toMatchObject({ code: "INSUFFICIENT_STOCK", status: 409 });
+    expect(answers[4]!.body).toEqual(answers[3]!.body);
+    expect(answers[4]!.response.headers.get("idempotent-replayed")).toBe("true");
+    const created = [answers[0], answers[2], answers[3]].map((a) => a!.body.data.id as string);
+    const inFile = await t.app.ctx.tenants.with(shop.org.id, (tenant) =>
+      (
+        tenant.sqlite.query("SELECT id FROM carts WHERE id IN (?, ?, ?)").all(...created) as { id: string }[]
+      ).map((row) => row.id),
+    );
+    expect(inFile.toSorted()).toEqual(created.toSorted());
+    for (const answer of [answers[0], answers[2], answers[3]]) {
+      const read = await shop.storefront(`/v1/carts/${answer!.body.data.id}`);
+      expect(read.body.data).toEqual(answer!.body.data);
+    }
   });
 });

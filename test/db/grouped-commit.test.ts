@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { durablyGrouped, openSqlite } from "../../src/db/sqlite.ts";
+import { durablyGrouped, inGroupCommit, openSqlite } from "../../src/db/sqlite.ts";
 
 // `durablyGrouped`: calls made together share one commit at synchronous=FULL, each in its own
 // savepoint, and settle only once that commit is done. Checked from a second connection on the file.
@@ -115,5 +115,29 @@ test("calls made in different turns of the event loop each get a commit of their
   // Each ran before its own commit (the other connection did not see its row yet) but after the earlier one.
   expect([first, second]).toEqual([[], [1]]);
   expect(seen()).toEqual([1, 2]);
+  close();
+});
+
+test("inGroupCommit: a group of writes that are not durable commits at the connection's NORMAL; one durable call makes its whole group FULL", async () => {
+  const { sqlite, seen, close } = files("mixed.sqlite");
+  const synchronousInside: number[] = [];
+  const write = (n: number, durable: boolean) =>
+    inGroupCommit(
+      sqlite,
+      () => {
+        sqlite.run("INSERT INTO t VALUES (?)", [n]);
+        synchronousInside.push(
+          (sqlite.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous,
+        );
+        return n;
+      },
+      durable,
+    );
+  expect(await Promise.all([write(1, false), write(2, false)])).toEqual([1, 2]);
+  expect(synchronousInside).toEqual([1, 1]);
+  expect(await Promise.all([write(3, false), write(4, true), write(5, false)])).toEqual([3, 4, 5]);
+  expect(synchronousInside).toEqual([1, 1, 2, 2, 2]);
+  expect(seen()).toEqual([1, 2, 3, 4, 5]);
+  expect(sqlite.query("PRAGMA synchronous").get()).toEqual({ synchronous: 1 });
   close();
 });
