@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AppContext } from "../app-context.ts";
 import type { Service } from "../core/module.ts";
 import { RateLimiter } from "../core/rate-limit.ts";
-import { immediately } from "../db/sqlite.ts";
+import { inGroupCommit } from "../db/sqlite.ts";
 import { type Capability, capabilityCatalog } from "./capabilities.ts";
 import { KeyCache } from "./keys.ts";
 import { type Origins, originsOf } from "./origins.ts";
@@ -38,86 +38,64 @@ function limiters() {
   };
 }
 
-/** A jti waiting for its group's commit, and the request waiting for the answer. */
-interface PendingJti {
-  principal: string;
-  jti: string;
-  expiresAt: number;
-  now: number;
-  settle(fresh: boolean): void;
-  fail(error: unknown): void;
-}
-
 /**
- * Single-use JWTs: `(principal, jti)` rows in the control plane, so a restart keeps them. Rows are
- * written by group commit: every jti recorded during one turn of the event loop is inserted in one
- * transaction, and each request learns whether its jti was fresh only once that transaction has
- * committed; a group whose write fails fails every request in it (storage failures are 503s), and
- * none of them is answered. Of two requests with the same jti, in one group or not, the first
- * insert wins and the other is a replay. The group commits at synchronous=NORMAL (the control plane
- * is FULL otherwise): WAL keeps it across a process crash, and after a power loss only tokens of
- * the last ~90 s could be replayed. Each commit also deletes up to SWEEP_PER_JTI expired rows per
- * row it adds, oldest first, so the table keeps about 90 s of tokens without a pause to sweep it.
+ * Single-use JWTs: `(principal, jti)` rows in the control plane, so a restart keeps them. Each row
+ * is written by group commit (`inGroupCommit`): the jtis recorded during one turn of the event loop
+ * share one transaction, and each request learns whether its jti was fresh only once it has
+ * committed; a commit that fails fails every request in it (storage failures are 503s), and none of
+ * them is answered. Of two requests with the same jti, in one group or not, the first insert wins
+ * and the other is a replay. The group commits at synchronous=NORMAL (the control plane is FULL
+ * otherwise): WAL keeps it across a process crash, and after a power loss only tokens of the last
+ * ~90 s could be replayed. Each row also deletes up to SWEEP_PER_JTI expired rows, oldest first, so
+ * the table keeps about 90 s of tokens without a pause to sweep it.
  */
 class ReplayCache {
-  private group: PendingJti[] = [];
+  /** Jtis whose row is waiting for its group's commit, as `principal jti`, with how many requests carry each. */
+  private readonly recording = new Map<string, number>();
 
   constructor(private readonly sqlite: Database) {}
 
   /** Records a token's jti at `now`; resolves false when it was already used, once the row is committed. */
-  record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
-    return new Promise((settle, fail) => {
-      if (this.group.push({ principal, jti, expiresAt, now, settle, fail }) === 1) {
-        setImmediate(() => this.commit());
-      }
-    });
+  async record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
+    const { sqlite } = this;
+    const key = `${principal} ${jti}`;
+    this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
+    try {
+      return await inGroupCommit(
+        sqlite,
+        () => {
+          sqlite
+            .query(
+              `DELETE FROM agent_jwt_replay WHERE rowid IN
+                 (SELECT rowid FROM agent_jwt_replay WHERE expires_at < +?1 ORDER BY expires_at LIMIT ?2)`,
+            )
+            .run(now, SWEEP_PER_JTI);
+          return (
+            sqlite
+              .query(
+                `INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (principal, jti) DO NOTHING`,
+              )
+              .run(principal, jti, expiresAt, now).changes === 1
+          );
+        },
+        "NORMAL",
+      );
+    } finally {
+      const left = this.recording.get(key)! - 1;
+      if (left === 0) this.recording.delete(key);
+      else this.recording.set(key, left);
+    }
   }
 
   /** Whether a jti was used, or is being recorded (introspection only reads). */
   seen(principal: string, jti: string): boolean {
     return (
-      this.group.some((p) => p.principal === principal && p.jti === jti) ||
+      this.recording.has(`${principal} ${jti}`) ||
       this.sqlite
         .query("SELECT 1 FROM agent_jwt_replay WHERE principal = ? AND jti = ?")
         .get(principal, jti) !== null
     );
-  }
-
-  private commit(): void {
-    const group = this.group;
-    this.group = [];
-    let fresh: boolean[];
-    try {
-      fresh = this.write(group);
-    } catch (error) {
-      for (const pending of group) pending.fail(error);
-      return;
-    }
-    for (const [i, pending] of group.entries()) pending.settle(fresh[i]!);
-  }
-
-  private write(group: PendingJti[]): boolean[] {
-    const { sqlite } = this;
-    const now = group.reduce((latest, p) => Math.max(latest, p.now), 0);
-    // Cached statements (query, not run): this runs for every group of agent-authenticated requests.
-    sqlite.query("PRAGMA synchronous = NORMAL").run();
-    try {
-      return immediately(sqlite, () => {
-        sqlite
-          .query(
-            `DELETE FROM agent_jwt_replay WHERE rowid IN
-               (SELECT rowid FROM agent_jwt_replay WHERE expires_at < +?1 ORDER BY expires_at LIMIT ?2)`,
-          )
-          .run(now, group.length * SWEEP_PER_JTI);
-        const insert = sqlite.query(
-          `INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at)
-           VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (principal, jti) DO NOTHING`,
-        );
-        return group.map((p) => insert.run(p.principal, p.jti, p.expiresAt, p.now).changes === 1);
-      });
-    } finally {
-      sqlite.query("PRAGMA synchronous = FULL").run();
-    }
   }
 }
 

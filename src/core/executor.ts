@@ -458,7 +458,7 @@ export class Executor {
     let { outcome, data } =
       op.durable === true
         ? durably(tenant.sqlite, transaction)
-        : await inGroupCommit(tenant.sqlite, transaction, op.durable === "grouped");
+        : await inGroupCommit(tenant.sqlite, transaction, op.durable === "grouped" ? "FULL" : "connection");
     tenantWritten(tenant);
     if (outcome.replayed) return outcome;
     this.ctx.storage.wrote();

@@ -152,16 +152,23 @@ export function immediately<T>(sqlite: Database, fn: () => T): T {
   return runner.immediate(fn) as T;
 }
 
-/** Runs `fn` in one BEGIN IMMEDIATE transaction committed with synchronous=FULL (orders, payments, refunds). */
-export function durably<T>(sqlite: Database, fn: () => T): T {
+/** How a transaction commits: at the connection's own `synchronous`, or raised or lowered for it. */
+export type CommitLevel = "connection" | "FULL" | "NORMAL";
+
+/** Runs `fn` in one BEGIN IMMEDIATE transaction committed at `level`; the connection's own is restored after. */
+function committedAt<T>(sqlite: Database, level: CommitLevel, fn: () => T): T {
+  if (level === "connection") return immediately(sqlite, fn);
   const { synchronous } = sqlite.query("PRAGMA synchronous").get() as { synchronous: number };
-  sqlite.run("PRAGMA synchronous = FULL");
+  sqlite.query(`PRAGMA synchronous = ${level}`).run();
   try {
     return immediately(sqlite, fn);
   } finally {
     sqlite.run(`PRAGMA synchronous = ${synchronous}`);
   }
 }
+
+/** Runs `fn` in one BEGIN IMMEDIATE transaction committed with synchronous=FULL (orders, payments, refunds). */
+export const durably = <T>(sqlite: Database, fn: () => T): T => committedAt(sqlite, "FULL", fn);
 
 interface Grouped {
   fn: () => unknown;
@@ -170,8 +177,8 @@ interface Grouped {
 }
 interface Group {
   calls: Grouped[];
-  /** Committed at synchronous=FULL: some call of the group asked for it. */
-  durable: boolean;
+  /** FULL when any call asked for it; NORMAL only when every call did (no call commits weaker than it asked). */
+  level: CommitLevel;
 }
 const groups = new WeakMap<Database, Group>();
 
@@ -180,34 +187,39 @@ const groups = new WeakMap<Database, Group>();
  * event loop (group commit): the first call schedules one transaction for after the I/O of this turn
  * (`setImmediate`), which runs each call's `fn` in its own savepoint (one that throws is rolled back
  * alone and rejects alone) and commits them all at once: pages the calls share (a table's last
- * leaf, its indexes) are written to the WAL once for the group, not once per call. `durable`: the
- * group commits at synchronous=FULL (one fsync for the burst). Each promise settles only after that
+ * leaf, its indexes) are written to the WAL once for the group, not once per call. `level`: the
+ * commit's `synchronous` (FULL: one fsync for the burst). Each promise settles only after that
  * commit, so whatever a caller answers from it is as durable as a commit of its own. A failed commit
  * rejects them all.
  */
-export function inGroupCommit<T>(sqlite: Database, fn: () => T, durable: boolean): Promise<T> {
+export function inGroupCommit<T>(
+  sqlite: Database,
+  fn: () => T,
+  level: CommitLevel = "connection",
+): Promise<T> {
   return new Promise((resolve, reject) => {
     let group = groups.get(sqlite);
     if (!group) {
-      const created: Group = { calls: [], durable: false };
+      const created: Group = { calls: [], level };
       groups.set(sqlite, created);
       setImmediate(() => commitGroup(sqlite, created));
       group = created;
+    } else if (group.level !== level && group.level !== "FULL") {
+      group.level = level === "FULL" ? "FULL" : "connection";
     }
-    group.durable ||= durable;
     group.calls.push({ fn, resolve: resolve as (value: unknown) => void, reject });
   });
 }
 
 /** `durably`, with the commit shared by the calls on this connection made together (`inGroupCommit`). */
 export const durablyGrouped = <T>(sqlite: Database, fn: () => T): Promise<T> =>
-  inGroupCommit(sqlite, fn, true);
+  inGroupCommit(sqlite, fn, "FULL");
 
-function commitGroup(sqlite: Database, { calls, durable }: Group): void {
+function commitGroup(sqlite: Database, { calls, level }: Group): void {
   groups.delete(sqlite);
   const settled: { ok: boolean; value: unknown }[] = [];
   try {
-    (durable ? durably : immediately)(sqlite, () => {
+    committedAt(sqlite, level, () => {
       for (const { fn } of calls) {
         try {
           settled.push({ ok: true, value: immediately(sqlite, fn) });

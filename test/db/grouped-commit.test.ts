@@ -118,7 +118,7 @@ test("calls made in different turns of the event loop each get a commit of their
   close();
 });
 
-test("inGroupCommit: a group of writes that are not durable commits at the connection's NORMAL; one durable call makes its whole group FULL", async () => {
+test("inGroupCommit: a group commits at the connection's own level; one call asking FULL makes its whole group FULL", async () => {
   const { sqlite, seen, close } = files("mixed.sqlite");
   const synchronousInside: number[] = [];
   const write = (n: number, durable: boolean) =>
@@ -131,7 +131,7 @@ test("inGroupCommit: a group of writes that are not durable commits at the conne
         );
         return n;
       },
-      durable,
+      durable ? "FULL" : "connection",
     );
   expect(await Promise.all([write(1, false), write(2, false)])).toEqual([1, 2]);
   expect(synchronousInside).toEqual([1, 1]);
