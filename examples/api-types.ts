@@ -3078,6 +3078,8 @@ export interface components {
       id: string;
       name: string;
       status: "pending" | "active" | "revoked";
+      /** @description `ed25519`: a program with Agent Auth keys; `oauth`: an app a merchant connected with OAuth (named after the app) */
+      credential: "ed25519" | "oauth";
       /** @description The host's agents in this organization, newest first */
       agents: components["schemas"]["Agent"][];
     };

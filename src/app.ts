@@ -6,10 +6,11 @@ import { configurePasswordHashing } from "./auth/crypto.ts";
 import { getStore } from "./catalog/store-settings.ts";
 import type { Config } from "./config.ts";
 import { checkDeclaredLength, uploadBodyLimit } from "./core/body.ts";
+import { ApiError } from "./core/errors.ts";
 import type { EventType } from "./core/events.ts";
 import { Executor } from "./core/executor.ts";
-import type { Module, Service } from "./core/module.ts";
-import type { Operation } from "./core/operation.ts";
+import type { BearerSurface, Module, Service } from "./core/module.ts";
+import type { Caller, Operation } from "./core/operation.ts";
 import { type JobHandler, Outbox } from "./core/outbox.ts";
 import { assertRegistry } from "./core/registry.ts";
 import { errorResponse, JSON_TYPE, jsonResponse } from "./core/respond.ts";
@@ -88,17 +89,37 @@ function outboxJobs(all: readonly Module[]): Map<string, JobHandler> {
   return jobs;
 }
 
-/** The one module's hook that only one module may provide (agents' bearer tokens and grants). */
-function singleHook<K extends "authenticateBearer" | "checkGrant">(
+/** The modules that provide a hook; a module given beside the list (tests) replaces the listed ones' hook. */
+function hookProviders(
   all: readonly Module[],
   extraModules: readonly Module[],
-  hook: K,
-): Module[K] {
-  // A hook of a module given beside the list (tests) replaces the listed modules' one.
+  hook: keyof Module,
+): Module[] {
   const extra = extraModules.filter((module) => module[hook]);
-  const providers = extra.length > 0 ? extra : all.filter((module) => module[hook]);
-  if (providers.length > 1) throw new Error(`${hook} is provided by more than one module`);
-  return providers[0]?.[hook];
+  return extra.length > 0 ? extra : all.filter((module) => module[hook]);
+}
+
+/** The grant check, which one module at most provides (agents). */
+function grantHook(all: readonly Module[], extraModules: readonly Module[]): Module["checkGrant"] {
+  const providers = hookProviders(all, extraModules, "checkGrant");
+  if (providers.length > 1) throw new Error("checkGrant is provided by more than one module");
+  return providers[0]?.checkGrant;
+}
+
+/**
+ * Bearer tokens: each module that verifies some is asked in module order (oauth's opaque tokens,
+ * agents' JWTs) until one takes the token; one none takes is a 401. Undefined without any.
+ */
+function bearerHook(all: readonly Module[], extraModules: readonly Module[]) {
+  const verifiers = hookProviders(all, extraModules, "authenticateBearer").map((m) => m.authenticateBearer!);
+  if (verifiers.length === 0) return undefined;
+  return (token: string, surface: BearerSurface, service: Service, request: Request): Promise<Caller> => {
+    for (const verify of verifiers) {
+      const caller = verify(token, surface, service, request);
+      if (caller) return caller;
+    }
+    return Promise.reject(new ApiError("UNAUTHORIZED", "Invalid bearer token"));
+  };
 }
 
 /**
@@ -189,13 +210,14 @@ function mountOperations({ elysia, routes, states }: Router, declared: Operation
 function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
-      routes.add(route.method, route.path);
+      routes.add(route.method, route.path, route.cors);
       elysia.route(
         route.method,
         route.path,
         ({ request, params }) => {
           const state = states.get(request)!;
           state.route = route.path;
+          state.cors = route.cors;
           return route.handle(request, params as Record<string, string>, state.id, {
             ip: state.ip,
             userAgent: request.headers.get("user-agent"),
@@ -254,8 +276,13 @@ function requestHandler(
     response.headers.set("x-request-id", state.id);
     // Only what says otherwise may be kept by a cache (catalog reads, public documents).
     if (!response.headers.has("cache-control")) response.headers.set("cache-control", NO_STORE);
-    if (response.status === 401 && challenge && !response.headers.has("www-authenticate")) {
-      response.headers.set("www-authenticate", challenge);
+    // Beside a route's own challenge (/mcp's OAuth Bearer one, which its clients read first).
+    if (
+      response.status === 401 &&
+      challenge &&
+      !response.headers.get("www-authenticate")?.includes("AgentAuth")
+    ) {
+      response.headers.append("www-authenticate", challenge);
     }
     log.request({
       method: request.method,
@@ -292,8 +319,8 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       : [],
   );
   // The hooks get the service (built below, before any request) to reach this app's databases.
-  const grant = singleHook(all, extraModules, "checkGrant");
-  const bearer = singleHook(all, extraModules, "authenticateBearer");
+  const grant = grantHook(all, extraModules);
+  const bearer = bearerHook(all, extraModules);
   const executor = new Executor(ctx, declared, {
     outbox,
     resolveCustomer: signedInCustomer,
@@ -301,7 +328,10 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
       grant &&
       ((operationId, caller, input, validated) => grant(operationId, caller, input, validated, service)),
   });
-  const resolver = new CallerResolver(ctx, bearer && ((token, surface) => bearer(token, surface, service)));
+  const resolver = new CallerResolver(
+    ctx,
+    bearer && ((token, surface, request) => bearer(token, surface, service, request)),
+  );
   // Agent Auth: every 401 names the discovery document, once a module verifies bearer tokens.
   const challenge = bearer && `AgentAuth discovery="${config.baseUrl}/.well-known/agent-configuration"`;
   const adapter = new HttpAdapter(executor, resolver, ctx);

@@ -8,6 +8,8 @@ import { dashboardModule } from "./dashboard/module.ts";
 import { emailModule } from "./email/module.ts";
 import { createMcpModule } from "./mcp/module.ts";
 import { mediaModule } from "./media/module.ts";
+import { oauthModule } from "./oauth/module.ts";
+import { mcpChallenge } from "./oauth/runtime.ts";
 import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { setupModule } from "./setup/module.ts";
@@ -33,7 +35,10 @@ export const modules: readonly Module[] = [
   setupModule,
   agentsModule,
   // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).
-  createMcpModule({ grantedOperations: agentGrantedOperations }),
+  // A 401 there names the OAuth metadata (the oauth module's challenge).
+  createMcpModule({ grantedOperations: agentGrantedOperations, challenge: mcpChallenge }),
+  // MCP clients sign in with OAuth: their tokens stand for agents (the agents module's grants).
+  oauthModule,
   // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
   dashboardModule,
 ];

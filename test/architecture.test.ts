@@ -21,6 +21,7 @@ const DOMAINS = [
   "setup",
   "agents",
   "mcp",
+  "oauth",
 ] as const;
 // Beneath them, importing no domain: operations, errors, schemas, storage, helpers, settings.
 const FOUNDATION_DIRS = ["core", "db", "lib"];

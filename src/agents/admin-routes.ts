@@ -7,7 +7,7 @@ import { Id, Nullable, named, Timestamp } from "../core/schemas.ts";
 import { isoOrNull } from "../lib/time.ts";
 import { revokeAgent } from "./lifecycle.ts";
 import { type AgentRuntime, agentRuntime } from "./runtime.ts";
-import { type AgentRow, agentById, agentsOfOrganization, grantsOf, hostById } from "./store.ts";
+import { type AgentRow, agentById, agentsOfOrganization, grantsOf, type HostRow, hostById } from "./store.ts";
 
 // The organization's agents as the dashboard's Settings show them, on `/v1` like every other
 // setting (the Agent Auth endpoints under /api/auth speak the protocol to hosts and agents). Never
@@ -44,6 +44,10 @@ const AgentHost = named(
     id: Type.String(),
     name: Type.String(),
     status: Type.Union(["pending", "active", "revoked"].map((s) => Type.Literal(s))),
+    credential: Type.Union([Type.Literal("ed25519"), Type.Literal("oauth")], {
+      description:
+        "`ed25519`: a program with Agent Auth keys; `oauth`: an app a merchant connected with OAuth (named after the app)",
+    }),
     agents: Type.Array(Agent, { description: "The host's agents in this organization, newest first" }),
   }),
 );
@@ -75,13 +79,19 @@ function hostsOf(rt: AgentRuntime, organizationId: string) {
   const agents = agentsOfOrganization(rt.sqlite, organizationId);
   const hosts = new Map<
     string,
-    { id: string; name: string; status: string; agents: ReturnType<typeof agentView>[] }
+    {
+      id: string;
+      name: string;
+      status: string;
+      credential: HostRow["credential"];
+      agents: ReturnType<typeof agentView>[];
+    }
   >();
   for (const agent of agents) {
     let host = hosts.get(agent.host_id);
     if (!host) {
       const row = hostById(rt.sqlite, agent.host_id)!;
-      host = { id: row.id, name: row.name, status: row.status, agents: [] };
+      host = { id: row.id, name: row.name, status: row.status, credential: row.credential, agents: [] };
       hosts.set(row.id, host);
     }
     host.agents.push(agentView(rt, agent));

@@ -1,11 +1,3 @@
-import { SESSION_COOKIE } from "../auth/caller.ts";
-import {
-  createSession,
-  findUser,
-  markSessionAuthenticated,
-  SESSION_TTL_MS,
-  verifyPassword,
-} from "../auth/service.ts";
 import type { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
@@ -21,12 +13,25 @@ import {
   DURATIONS,
   type Duration,
   decideApproval,
-  FRESH_SIGN_IN_MS,
   normalizeUserCode,
   pendingApprovalForCode,
 } from "./approvals.ts";
 import { ProtocolError } from "./errors.ts";
-import { type DashboardSession, dashboardSession, MAX_BODY_BYTES, readText } from "./http.ts";
+import { type DashboardSession, dashboardSession } from "./http.ts";
+import {
+  DEFAULT_DURATION,
+  durationOptions,
+  escapeHtml,
+  freshSignIn,
+  notice,
+  passwordSignIn,
+  readForm,
+  render,
+  sameOrigin,
+  seeOther,
+  sessionEmail,
+  signInForm,
+} from "./page-kit.ts";
 import type { AgentRuntime } from "./runtime.ts";
 
 // The merchant approval page at AGENT_DEVICE_AUTH_PAGE (default `/device/capabilities`):
@@ -37,122 +42,6 @@ import type { AgentRuntime } from "./runtime.ts";
 // session and the request, a rate limit per session. Never approves on GET; cannot be framed.
 
 const ACTIONS: readonly DecisionAction[] = ["approve_all", "approve_selected", "deny"];
-const DURATION_LABELS: Record<Duration, string> = {
-  "1h": "1 hour",
-  "24h": "24 hours",
-  "7d": "7 days",
-  "30d": "30 days",
-  "90d": "90 days",
-};
-const DEFAULT_DURATION: Duration = "30d";
-
-/** Escapes text for HTML element content and quoted attribute values. */
-function escapeHtml(value: unknown): string {
-  return String(value ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-const CSS = `
-*{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1b1f24;background:#f3f4f6}
-main{max-width:40rem;margin:0 auto;padding:1rem 1rem 2rem}
-.brand{font-size:.875rem;color:#5b6470;margin:.25rem 0 0}
-h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem}
-h2{font-size:1.125rem;margin:0 0 .5rem}
-p{margin:.5rem 0}
-.card{background:#fff;border:1px solid #d9dde3;border-radius:12px;padding:1rem;margin:0 0 1rem}
-.field{display:block;font-weight:600;margin:.875rem 0 .25rem}
-.card>.field:first-child{margin-top:0}
-input[type=email],input[type=password],input[type=text],select,textarea{display:block;width:100%;font:inherit;font-size:1rem;padding:.75rem;border:1px solid #aeb4bd;border-radius:8px;background:#fff;color:inherit}
-input[readonly]{background:#f3f4f6}
-textarea{min-height:4.5rem;resize:vertical}
-input:focus,select:focus,textarea:focus,button:focus{outline:3px solid #8db3f5;outline-offset:1px}
-.code{font:600 1.375rem/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.12em;text-transform:uppercase}
-.shown-code{font:700 1.5rem/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.12em}
-button{display:block;width:100%;min-height:48px;font:inherit;font-size:1rem;font-weight:600;border-radius:8px;border:2px solid transparent;padding:.625rem 1rem;margin:.625rem 0 0;cursor:pointer}
-.primary{background:#1d5bd0;color:#fff}
-.secondary{background:#fff;color:#1d5bd0;border-color:#1d5bd0}
-.danger{background:#fff;color:#a8231b;border-color:#a8231b}
-.notice{border-radius:8px;padding:.75rem;margin:0 0 1rem;border:1px solid}
-.warning{background:#fff6dc;border-color:#e3bd4f}
-.error{background:#fdeceb;border-color:#e39b95;color:#7f1a14}
-.success{background:#e7f6ec;border-color:#8bcf9f}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .75rem;margin:0}
-dt{color:#5b6470}
-dd{margin:0;overflow-wrap:anywhere}
-.caps{list-style:none;margin:0;padding:0}
-.cap{padding:.75rem;border:1px solid #d9dde3;border-radius:8px;margin:.5rem 0}
-.cap label{display:flex;gap:.75rem;align-items:flex-start;cursor:pointer}
-.cap input{flex:none;width:1.5rem;height:1.5rem;margin:.125rem 0 0}
-.cap.admin{border-color:#dc9a3e;background:#fff7ec}
-.summary,.cap .muted,.constraint{display:block}
-details{margin:.5rem 0 0 2.25rem;font-size:.875rem;color:#3d444d}
-details summary{cursor:pointer;color:#1d5bd0;min-height:2rem;padding:.25rem 0}
-details p{margin:.25rem 0 0;overflow-wrap:anywhere}
-.cap-name{font-weight:600;overflow-wrap:anywhere}
-.badge{display:inline-block;font-size:.8125rem;font-weight:600;padding:0 .5rem;border-radius:999px;background:#e4ecfb;color:#1b4496;margin-left:.25rem;white-space:nowrap}
-.admin .badge{background:#fbe1bd;color:#6e3b00}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem;overflow-wrap:anywhere}
-.muted{color:#5b6470;font-size:.875rem}
-.constraint{font-size:.875rem;color:#6e3b00}
-a{color:#1d5bd0}
-`;
-
-/** Headers of every answer of the page: no framing, no caching, no third-party anything. */
-function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    "content-type": "text/html; charset=utf-8",
-    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-    "x-frame-options": "DENY",
-    "cache-control": "no-store",
-    // Same-origin keeps the code in the URL away from other sites, and keeps the browser's Origin on
-    // the page's own form posts (under no-referrer a browser sends `Origin: null`, which the Origin
-    // check below has to refuse).
-    "referrer-policy": "same-origin",
-    "x-content-type-options": "nosniff",
-  };
-}
-
-const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-
-interface Html {
-  title: string;
-  body: string;
-  status?: number;
-  headers?: Record<string, string>;
-}
-
-function render({ title, body, status = 200, headers = {} }: Html): Response {
-  const nonce = newNonce();
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)} · Agent approval</title>
-<style nonce="${nonce}">${CSS}</style>
-</head>
-<body>
-<main>
-<p class="brand">Commerce API · Agent approval</p>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
-  return new Response(html, { status, headers: { ...pageHeaders(nonce), ...headers } });
-}
-
-const notice = (kind: "warning" | "error" | "success", html: string) =>
-  `<div class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${html}</div>`;
-
 /** `ABCDEFGH` → `ABCD-EFGH`; anything else as typed. */
 function shownCode(code: string): string {
   const normalized = normalizeUserCode(code);
@@ -179,22 +68,11 @@ class ApprovalPage {
   }
 
   signIn(options: { code?: string; error?: string; email?: string; status?: number; reconfirm?: boolean }) {
-    const { code = "", error, email = "", reconfirm = false } = options;
-    const intro = reconfirm
-      ? `<p>You are signed in as <strong>${escapeHtml(email)}</strong>. Approving an agent needs your password again: the last check was more than 5 minutes ago.</p>`
-      : "<p>Sign in with your dashboard account to review what an agent asks for.</p>";
-    return render({
-      title: reconfirm ? "Confirm your password" : "Sign in",
-      status: options.status ?? (error ? 401 : 200),
-      body: `${error ? notice("error", escapeHtml(error)) : ""}<div class="card">${intro}
-<form method="post" action="${escapeHtml(`${this.path}/sign-in`)}">
-<label class="field" for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(email)}"${reconfirm ? " readonly" : ""}>
-<label class="field" for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200"${reconfirm ? " autofocus" : ""}>
-<input type="hidden" name="code" value="${escapeHtml(code)}">
-<button class="primary" type="submit">${reconfirm ? "Confirm password" : "Sign in"}</button>
-</form></div>`,
+    return signInForm({
+      ...options,
+      action: `${this.path}/sign-in`,
+      hidden: { code: options.code ?? "" },
+      purpose: "Reviewing what an agent asks for",
     });
   }
 
@@ -268,12 +146,6 @@ class ApprovalPage {
 </label>${more}</li>`;
       })
       .join("");
-    const durations = (Object.keys(DURATIONS) as Duration[])
-      .map(
-        (d) =>
-          `<option value="${d}"${d === DEFAULT_DURATION ? " selected" : ""}>${escapeHtml(DURATION_LABELS[d])}</option>`,
-      )
-      .join("");
     const details = [
       ["Agent", `${escapeHtml(agent.name)} <span class="muted">(${escapeHtml(agent.mode)})</span>`],
       ["Agent id", `<code>${escapeHtml(agent.id)}</code>`],
@@ -302,7 +174,7 @@ class ApprovalPage {
 <ul class="caps">${capabilities}</ul></div>
 <div class="card">${organization}
 <label class="field" for="duration">Approved capabilities last</label>
-<select id="duration" name="duration">${durations}</select>
+<select id="duration" name="duration">${durationOptions()}</select>
 <label class="field" for="reason">Note on what you deny (optional)</label>
 <textarea id="reason" name="reason" maxlength="500"></textarea>
 <button class="primary" type="submit" name="action" value="approve_selected">Approve selected</button>
@@ -333,13 +205,6 @@ class ApprovalPage {
     });
   }
 
-  redirect(location: string, headers: Record<string, string> = {}) {
-    return new Response(null, {
-      status: 303,
-      headers: { ...pageHeaders(newNonce()), location, ...headers },
-    });
-  }
-
   /** A refusal that passes with time (429, 503): its message, and its Retry-After. */
   tryLater(error: ApiError) {
     return render({
@@ -359,7 +224,7 @@ class ApprovalPage {
     const code = (url.searchParams.get("code") ?? url.searchParams.get("user_code") ?? "").slice(0, 20);
     const session = dashboardSession(rt, request);
     if (!session) return this.signIn({ code });
-    if (!this.fresh(session)) return this.reconfirm(session, code, 200);
+    if (!freshSignIn(rt, session)) return this.reconfirm(session, code, 200);
     if (adminOrganizations(rt, session.userId).length === 0) return this.forbidden();
     if (code.trim() === "") return this.codeForm();
     const approval = pendingApprovalForCode(rt, code);
@@ -374,47 +239,35 @@ class ApprovalPage {
 
   /** `POST PAGE/sign-in`: email and password; a new session, or `authenticated_at` refreshed. */
   async signInPost(request: Request, client: ClientInfo): Promise<Response> {
-    const rt = this.rt;
-    if (!this.sameOrigin(request)) return this.forbidden("The form was not sent from this page.");
-    const form = await this.form(request);
+    if (!sameOrigin(this.rt, request)) return this.forbidden("The form was not sent from this page.");
+    const form = await readForm(request);
     if (!form) return this.message("Bad request", 400, "Send the form of this page.");
     const code = (form.get("code") ?? "").slice(0, 20);
     const email = (form.get("email") ?? "").trim().slice(0, 254);
-    const password = (form.get("password") ?? "").slice(0, 200);
-    rt.limits.pageSignInIp.hit(client.ip() ?? "unknown");
-    rt.limits.pageSignInEmail.hit(email.toLowerCase());
-    const current = dashboardSession(rt, request);
-    const user = email && password ? await verifyPassword(rt.ctx.platform, email, password) : null;
-    if (!user) {
-      const reconfirm = current !== null && findUser(rt.ctx.platform, current.userId)?.email === email;
-      return this.signIn({ code, email, reconfirm, error: "Wrong email or password." });
+    const signedIn = await passwordSignIn(
+      this.rt,
+      request,
+      client,
+      email,
+      (form.get("password") ?? "").slice(0, 200),
+    );
+    if ("failed" in signedIn) {
+      return this.signIn({ code, email, reconfirm: signedIn.reconfirm, error: "Wrong email or password." });
     }
-    const headers: Record<string, string> = {};
-    let sessionId: string;
-    if (current && current.userId === user.id) {
-      sessionId = current.sessionId;
-    } else {
-      const created = createSession(rt.ctx.platform, user.id, client.userAgent);
-      sessionId = created.session.id;
-      const secure = rt.origins.base.startsWith("https:") ? "; Secure" : "";
-      headers["set-cookie"] =
-        `${SESSION_COOKIE}=${created.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
-    }
-    markSessionAuthenticated(rt.ctx.platform, sessionId, rt.now());
-    return this.redirect(this.hrefFor(code.trim() || undefined), headers);
+    return seeOther(this.hrefFor(code.trim() || undefined), signedIn.headers);
   }
 
   /** `POST PAGE/decision`: every rule re-checked, then `decideApproval`. */
   async decisionPost(request: Request): Promise<Response> {
     const rt = this.rt;
-    if (!this.sameOrigin(request)) return this.forbidden("The form was not sent from this page.");
+    if (!sameOrigin(rt, request)) return this.forbidden("The form was not sent from this page.");
     const session = dashboardSession(rt, request);
-    const form = await this.form(request);
+    const form = await readForm(request);
     if (!form) return this.message("Bad request", 400, "Send the form of this page.");
     const code = (form.get("code") ?? "").slice(0, 20);
     if (!session) return this.signIn({ code, status: 401 });
     rt.limits.pageDecision.hit(session.sessionId);
-    if (!this.fresh(session)) return this.reconfirm(session, code, 401);
+    if (!freshSignIn(rt, session)) return this.reconfirm(session, code, 401);
     const approvalId = (form.get("approval_id") ?? "").slice(0, 80);
     if (!csrfValid(rt, session.sessionId, approvalId, form.get("csrf") ?? "")) {
       return this.forbidden("The form expired or was not made for you. Open the request again.");
@@ -475,33 +328,8 @@ class ApprovalPage {
     }
   }
 
-  // ------------------------------------------------------------------ checks
-
-  private fresh(session: DashboardSession): boolean {
-    return this.rt.now() - session.authenticatedAt <= FRESH_SIGN_IN_MS;
-  }
-
   private reconfirm(session: DashboardSession, code: string, status: number): Response {
-    const email = findUser(this.rt.ctx.platform, session.userId)?.email ?? "";
-    return this.signIn({ code, email, reconfirm: true, status });
-  }
-
-  /** `Origin` (else `Referer`) must be the service's own origin B; a form post from elsewhere is refused. */
-  private sameOrigin(request: Request): boolean {
-    const value = request.headers.get("origin") ?? request.headers.get("referer");
-    if (!value || value === "null") return false;
-    try {
-      return new URL(value).origin === this.rt.origins.base;
-    } catch {
-      return false;
-    }
-  }
-
-  /** The url-encoded form body (≤ 64 KiB), or null when it is something else. */
-  private async form(request: Request): Promise<URLSearchParams | null> {
-    const type = request.headers.get("content-type")?.toLowerCase() ?? "";
-    if (!type.startsWith("application/x-www-form-urlencoded")) return null;
-    return new URLSearchParams(await readText(request, MAX_BODY_BYTES));
+    return this.signIn({ code, email: sessionEmail(this.rt, session), reconfirm: true, status });
   }
 }
 

@@ -80,7 +80,10 @@ function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
  * scopes derived from its grants, the user for delegated agents. Throws a 403 ProtocolError when a
  * delegated agent's user lost the admin role.
  */
-export function agentCaller(rt: AgentRuntime, auth: AgentAuth): Caller {
+export function agentCaller(
+  rt: AgentRuntime,
+  auth: Pick<AgentAuth, "agent" | "host" | "capabilities">,
+): Caller {
   const { agent, host } = auth;
   if (agent.organization_id === null)
     throw new ProtocolError(403, "agent_pending", "The agent is not bound yet");

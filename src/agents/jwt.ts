@@ -114,7 +114,10 @@ export async function verifyHostJwt(rt: AgentRuntime, token: string, register = 
   if (payload.agent_public_key !== undefined && !register) {
     throw invalidJwt("agent_public_key is only sent on register");
   }
-  const host = hostByThumbprint(rt.sqlite, payload.iss);
+  // An OAuth client's host holds no key: no JWT can be its.
+  const found = hostByThumbprint(rt.sqlite, payload.iss);
+  const host = found?.credential === "ed25519" ? found : null;
+  if (found && !host) throw invalidJwt("Unknown host");
   let jwk: PublicJwk;
   if (host) {
     jwk = JSON.parse(host.public_key) as PublicJwk;
@@ -168,7 +171,9 @@ export async function verifyAgentJwt(
   }
   const agent = agentById(rt.sqlite, payload.sub);
   const host = agent && hostById(rt.sqlite, agent.host_id);
-  if (!agent || !host || host.thumbprint !== payload.iss) throw invalidJwt("Unknown agent or issuer");
+  if (!agent || !host || agent.credential !== "ed25519" || host.thumbprint !== payload.iss) {
+    throw invalidJwt("Unknown agent or issuer");
+  }
   const key = await rt.keys.get(agent.thumbprint, agent.public_key);
   const claims = await verifySignatureAndClaims(rt, token, key, audience);
   const capabilities = payload.capabilities;

@@ -10,6 +10,12 @@ const AGENT_STATES = ["pending", "active", "rejected", "revoked"] as const;
 const GRANT_STATES = ["pending", "active", "denied", "revoked"] as const;
 const APPROVAL_STATES = ["pending", "approved", "denied", "expired"] as const;
 export const AGENT_MODES = ["delegated", "autonomous"] as const;
+/**
+ * How a host's agents authenticate: `ed25519` (Agent Auth: keys and self-signed JWTs) or `oauth`
+ * (an OAuth client a merchant connected on the consent page; its tokens are the oauth module's, and
+ * its `public_key` is empty and `thumbprint` is `oauth:<id>`, which no JWT can name).
+ */
+export const CREDENTIALS = ["ed25519", "oauth"] as const;
 
 export type AgentMode = (typeof AGENT_MODES)[number];
 
@@ -24,6 +30,9 @@ export const agentHosts = sqliteTable(
     /** RFC 7638 SHA-256 thumbprint of the key (base64url): the `iss` of its JWTs. */
     thumbprint: text("thumbprint").notNull().unique(),
     status: text("status", { enum: HOST_STATES }).notNull(),
+    credential: text("credential", { enum: CREDENTIALS }).notNull().default("ed25519"),
+    /** For `oauth` hosts: the OAuth client (`oauth_clients.id`); one host per client and organization. */
+    oauthClientId: text("oauth_client_id"),
     organizationId: text("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
     /** The user who approved its first agent (delegated agents act for this user). */
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
@@ -32,7 +41,10 @@ export const agentHosts = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("agent_hosts_organization_idx").on(t.organizationId)],
+  (t) => [
+    index("agent_hosts_organization_idx").on(t.organizationId),
+    uniqueIndex("agent_hosts_oauth_client_idx").on(t.oauthClientId, t.organizationId),
+  ],
 );
 
 /** An agent: one key, one host, one organization (set once, server-side). */
@@ -48,6 +60,7 @@ export const agents = sqliteTable(
     publicKey: text("public_key").notNull(),
     thumbprint: text("thumbprint").notNull().unique(),
     status: text("status", { enum: AGENT_STATES }).notNull(),
+    credential: text("credential", { enum: CREDENTIALS }).notNull().default("ed25519"),
     organizationId: text("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
     /** Delegated agents only: the host's user. */
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),

@@ -54,7 +54,7 @@ export class CallerResolver {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly bearer?: (token: string, surface: BearerSurface) => Promise<Caller>,
+    private readonly bearer?: (token: string, surface: BearerSurface, request: Request) => Promise<Caller>,
   ) {
     const sqlite = ctx.platform.sqlite;
     this.cache = ctx.platform.cache;
@@ -86,7 +86,7 @@ export class CallerResolver {
       }
       // Without a module that verifies bearer tokens, none is valid.
       if (!this.bearer) throw unauthorized("Invalid agent token");
-      return this.bearer(token, surface);
+      return this.bearer(token, surface, request);
     }
 
     const apiKey = headers.get("x-api-key");

@@ -32,6 +32,8 @@ export interface RawRoute {
   method: HttpMethod | "PUT";
   /** Elysia-style path, e.g. `/.well-known/agent-configuration`. */
   path: string;
+  /** `any`: a public protocol endpoint browsers on any origin may call (CORS `*`, no credentials). */
+  cors?: "any";
   handle(
     request: Request,
     params: Record<string, string>,
@@ -63,8 +65,16 @@ export interface Module {
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   /** Fills the demo store on its first start (in its own transaction, in module order). */
   seedDemo?: (tenant: TenantDb) => void;
-  /** Verifies `Authorization: Bearer` tokens (one module at most: agents); throws a 401 ApiError when invalid. */
-  authenticateBearer?: (token: string, surface: BearerSurface, service: Service) => Promise<Caller>;
+  /**
+   * Verifies `Authorization: Bearer` tokens of its own kind: undefined for a token it does not
+   * issue (the next module is asked), else the caller or a thrown 401 ApiError.
+   */
+  authenticateBearer?: (
+    token: string,
+    surface: BearerSurface,
+    service: Service,
+    request: Request,
+  ) => Promise<Caller> | undefined;
   /**
    * Authorizes agent callers per operation and input (one module at most: agents); for agents it
    * replaces the scope check (see core/executor.ts GrantCheck).

@@ -41,6 +41,11 @@ export interface McpOptions {
    * allow, like any caller; the executor's grant check still refuses a call outside their grants.
    */
   grantedOperations?: (service: Service, caller: Caller) => Iterable<string> | Promise<Iterable<string>>;
+  /**
+   * The `WWW-Authenticate` challenge of a 401 at `/mcp` for a service URL (the oauth module's
+   * `Bearer resource_metadata=…`, wired in src/modules.ts), before the service's own.
+   */
+  challenge?: (baseUrl: string) => string;
 }
 
 /** What a tool call needs of its HTTP request, whichever way it is answered. */
@@ -91,7 +96,7 @@ export class McpEndpoint {
     // cross-site requests): a present Origin has to be the service's own.
     const origin = request.headers.get("origin");
     if (origin !== null && origin !== this.baseUrl) throw new ApiError("FORBIDDEN", "Origin not allowed");
-    const caller = await this.service.resolveCaller(request, "mcp");
+    const caller = await this.resolveCaller(request);
 
     const run: ToolRun = {
       requestId,
@@ -126,6 +131,21 @@ export class McpEndpoint {
       }
       case "sdk":
         return this.viaSdk(screened.request, run);
+    }
+  }
+
+  /** The caller, or the 401 with the OAuth challenge (`error="invalid_token"` when a bearer token was refused). */
+  private async resolveCaller(request: Request): Promise<Caller> {
+    try {
+      return await this.service.resolveCaller(request, "mcp");
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401 || !this.options.challenge) throw error;
+      const bearer = /^bearer\s/i.test(request.headers.get("authorization") ?? "");
+      const challenge = `${this.options.challenge(this.baseUrl)}${bearer ? ', error="invalid_token"' : ""}`;
+      throw new ApiError(error.code, error.message, error.details, {
+        ...error.headers,
+        "www-authenticate": challenge,
+      });
     }
   }
 

@@ -34,27 +34,39 @@ function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** POSTs `body` to the vetted endpoint; resolves with the status once the answer ended or its cap was read. */
-function post(
+/** An answer as read: its status and headers, and its body up to the cap (`truncated` when it went on). */
+interface Exchange {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
+}
+
+/** One request to a vetted endpoint; resolves once the answer ended or `maxBytes` of it were read. */
+function exchange(
   endpoint: VettedEndpoint,
-  headers: Record<string, string>,
-  body: string,
+  request: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
   policy: EndpointPolicy,
   signal: AbortSignal,
-): Promise<number> {
+  maxBytes: number,
+): Promise<Exchange> {
   const { url, host, addresses } = endpoint;
+  const { method, body } = request;
   return new Promise((resolve, reject) => {
-    const request = (url.protocol === "https:" ? https : http).request(
+    const outgoing = (url.protocol === "https:" ? https : http).request(
       {
         host, // the name: SNI, certificate check and Host header all use it
         port: url.port === "" ? undefined : Number(url.port),
         path: `${url.pathname}${url.search}`,
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...headers,
-          "content-length": Buffer.byteLength(body),
-        },
+        method,
+        headers:
+          body === undefined
+            ? request.headers
+            : {
+                "content-type": "application/json",
+                ...request.headers,
+                "content-length": Buffer.byteLength(body),
+              },
         lookup: pinnedLookup(addresses),
         agent: false, // a fresh connection each time: never one opened to an address checked earlier
         signal,
@@ -62,20 +74,24 @@ function post(
       },
       (response) => {
         const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
         let read = 0;
+        const done = (truncated: boolean) =>
+          resolve({ status, headers: response.headers, body: Buffer.concat(chunks), truncated });
         response.on("data", (chunk: Buffer) => {
           read += chunk.length;
-          if (read >= MAX_ANSWER_BYTES) {
+          chunks.push(chunk);
+          if (read >= maxBytes) {
             response.destroy();
-            resolve(status);
+            done(read > maxBytes);
           }
         });
-        response.on("end", () => resolve(status));
+        response.on("end", () => done(false));
         response.on("error", reject);
       },
     );
-    request.on("error", reject);
-    request.end(body);
+    outgoing.on("error", reject);
+    outgoing.end(body);
   });
 }
 
@@ -113,10 +129,54 @@ export async function deliverWebhook(input: {
   let error: string | null;
   try {
     const endpoint = await beforeAbort(vetEndpoint(url, policy), signal);
-    status = await post(endpoint, headers, body, policy, signal);
+    ({ status } = await exchange(
+      endpoint,
+      { method: "POST", headers, body },
+      policy,
+      signal,
+      MAX_ANSWER_BYTES,
+    ));
     error = describeStatus(status);
   } catch (failure) {
     error = describeFailure(failure, signal);
   }
   return { status, durationMs: Math.round(performance.now() - started), error };
+}
+
+/** A document fetched under the endpoint rules: its status, headers and body (at most `maxBytes`). */
+export interface FetchedDocument {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * GETs a document under the same rules as a delivery (vetted URL, every address checked, no
+ * redirects, one deadline for all of it). Throws EndpointRefused for a refused URL or address, and
+ * an Error for a timeout, a network failure or a body longer than `maxBytes`.
+ */
+export async function fetchDocument(input: {
+  url: string;
+  accept: string;
+  timeoutMs: number;
+  maxBytes: number;
+  policy: EndpointPolicy;
+}): Promise<FetchedDocument> {
+  const { url, accept, timeoutMs, maxBytes, policy } = input;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const endpoint = await beforeAbort(vetEndpoint(url, policy), signal);
+    const answer = await exchange(
+      endpoint,
+      { method: "GET", headers: { accept } },
+      policy,
+      signal,
+      maxBytes + 1,
+    );
+    if (answer.truncated || answer.body.length > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
+    return { status: answer.status, headers: answer.headers, body: answer.body };
+  } catch (failure) {
+    if (signal.aborted) throw new Error("timeout");
+    throw failure;
+  }
 }

@@ -267,7 +267,8 @@ describe("Agent Auth acceptance", () => {
       });
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("www-authenticate")).toBe(
-        `AgentAuth discovery="${base}/.well-known/agent-configuration"`,
+        `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp", ` +
+          `AgentAuth discovery="${base}/.well-known/agent-configuration"`,
       );
       expect(await anonymous.json()).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
 

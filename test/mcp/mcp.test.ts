@@ -338,11 +338,13 @@ describe("MCP at /mcp through the SDK Client", () => {
 });
 
 describe("MCP over plain HTTP", () => {
-  test("no credential: HTTP 401 with the error body and WWW-Authenticate, before any MCP message is read", async () => {
+  test("no credential: HTTP 401 with the error body and WWW-Authenticate (OAuth, then Agent Auth), before any MCP message is read", async () => {
     const response = await rpc({});
     expect(response.status).toBe(401);
+    const base = t.app.ctx.config.baseUrl;
     expect(response.headers.get("www-authenticate")).toBe(
-      `AgentAuth discovery="${t.app.ctx.config.baseUrl}/.well-known/agent-configuration"`,
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp", ` +
+        `AgentAuth discovery="${base}/.well-known/agent-configuration"`,
     );
     const body = await bodyOf(response);
     expect(body).toMatchObject({ code: "UNAUTHORIZED", status: 401 });

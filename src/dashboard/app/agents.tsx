@@ -26,7 +26,10 @@ function HostAgents({ host, onRevoke }: { host: Schemas["AgentHost"]; onRevoke: 
   return (
     <section className="mb-8" aria-labelledby={`host-${host.id}`}>
       <h2 id={`host-${host.id}`} className="mb-2 text-lg font-semibold">
-        {host.name} <span className="text-sm font-normal text-slate-600">host, {host.status}</span>
+        {host.name}{" "}
+        <span className="text-sm font-normal text-slate-600">
+          {host.credential === "oauth" ? "app connected with OAuth" : "Agent Auth host"}, {host.status}
+        </span>
       </h2>
       <DataTable
         columns={["Agent", "Status", "Grants", "Last used", "Actions"]}
@@ -78,7 +81,10 @@ export function Agents() {
       {!hosts.data ? (
         <QueryState query={hosts} what="agents" />
       ) : hosts.data.length === 0 ? (
-        <Empty>No agent is registered for this store. Agents ask for access through Agent Auth.</Empty>
+        <Empty>
+          No agent is registered for this store. Agents ask for access through Agent Auth; apps such as Claude
+          connect to the store's MCP address and ask you on a consent page.
+        </Empty>
       ) : (
         hosts.data.map((host) => (
           <HostAgents key={host.id} host={host} onRevoke={(id) => revoke.mutate(id)} />

@@ -6,6 +6,7 @@ import m1 from "./0001_agent_auth.sql" with { type: "text" };
 import m2 from "./0002_payment_routes.sql" with { type: "text" };
 import m3 from "./0003_outbox_due.sql" with { type: "text" };
 import m4 from "./0004_account_links_and_mail_outbox.sql" with { type: "text" };
+import m5 from "./0005_oauth.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -15,5 +16,6 @@ export const migrations: EmbeddedMigrations = {
     "0002_payment_routes": m2,
     "0003_outbox_due": m3,
     "0004_account_links_and_mail_outbox": m4,
+    "0005_oauth": m5,
   },
 };
