@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { auth, type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
@@ -120,8 +120,12 @@ async function merchantAllows(page: Page, authorizationUrl: URL) {
   const axe = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
   await page.evaluate(axe);
   const serious = (await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ["violations"] });
-    return result.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => v.id);
+    const result = await (globalThis as any).axe.run((globalThis as any).document, {
+      resultTypes: ["violations"],
+    });
+    return result.violations
+      .filter((v: any) => v.impact === "serious" || v.impact === "critical")
+      .map((v: any) => v.id);
   })) as string[];
   expect(serious).toEqual([]);
   await page.getByRole("button", { name: "Allow" }).click();
@@ -130,7 +134,9 @@ async function merchantAllows(page: Page, authorizationUrl: URL) {
 
 const connect = async (provider: MemoryProvider) => {
   const client = new Client({ name: "sdk-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${w.base}/mcp`), { authProvider: provider }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${w.base}/mcp`), { authProvider: provider }),
+  );
   return client;
 };
 
@@ -141,7 +147,9 @@ describe.skipIf(SKIP_BROWSER)("the MCP SDK's OAuth client, with a merchant in Ch
       const provider = new MemoryProvider(`http://127.0.0.1:${callback.port}/callback`);
       // 1. Without a token, connecting fails with the SDK's UnauthorizedError once it has discovered
       //    and registered, leaving the authorization URL for the user.
-      const transport = new StreamableHTTPClientTransport(new URL(`${w.base}/mcp`), { authProvider: provider });
+      const transport = new StreamableHTTPClientTransport(new URL(`${w.base}/mcp`), {
+        authProvider: provider,
+      });
       const first = new Client({ name: "sdk-test", version: "1.0.0" });
       await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.info?.client_id).toStartWith("oc_");
@@ -156,7 +164,8 @@ describe.skipIf(SKIP_BROWSER)("the MCP SDK's OAuth client, with a merchant in Ch
       const foreign: string[] = [];
       page.on("request", (request) => {
         const host = new URL(request.url()).host;
-        if (host !== new URL(w.base).host && host !== `127.0.0.1:${callback.port}`) foreign.push(request.url());
+        if (host !== new URL(w.base).host && host !== `127.0.0.1:${callback.port}`)
+          foreign.push(request.url());
       });
       await merchantAllows(page, url);
       await context.close();
