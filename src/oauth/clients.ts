@@ -21,6 +21,7 @@ const DOCUMENT_MAX_BYTES = 16 * 1024;
 const DOCUMENT_TIMEOUT_MS = 5_000;
 const MIN_KEEP_MS = 5 * 60_000;
 const MAX_KEEP_MS = 24 * 3600_000;
+const UNUSED_REGISTRATION_MS = 86_400_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
 /** What a client is shown as and may redirect to. */
@@ -98,10 +99,15 @@ function readMetadata(metadata: Record<string, unknown>) {
     throw invalidClientMetadata('application_type is "web" or "native"');
   }
   const name = optionalText(metadata, "client_name", MAX_NAME_LENGTH)?.trim();
+  const clientUri = optionalText(metadata, "client_uri", MAX_URI_LENGTH);
+  // A web page of the client (RFC 7591 §2): anything else (a `javascript:` URL) is never a link.
+  if (clientUri !== null && !/^https?:$/.test(URL.parse(clientUri)?.protocol ?? "")) {
+    throw invalidClientMetadata("client_uri must be an http or https URL");
+  }
   return {
     redirectUris,
     name: name || null,
-    clientUri: optionalText(metadata, "client_uri", MAX_URI_LENGTH),
+    clientUri,
     applicationType: (type ?? "web") as "web" | "native",
   };
 }
@@ -110,6 +116,18 @@ function readMetadata(metadata: Record<string, unknown>) {
 export function registerClient(rt: OAuthRuntime, metadata: Record<string, unknown>, from: string | null) {
   const read = readMetadata(metadata);
   const now = rt.agents.now();
+  // Registrations nobody connected within a day are dropped, a few per new one, so that a client
+  // that registers on every start (as some do) or a flood fills nothing. (A consent makes the
+  // client's host before any code exists, so a client with tokens always has one.)
+  rt.sqlite
+    .query(
+      `DELETE FROM oauth_clients WHERE id IN
+         (SELECT c.id FROM oauth_clients c
+           WHERE c.kind = 'registered' AND c.created_at < ?1
+             AND NOT EXISTS (SELECT 1 FROM agent_hosts h WHERE h.oauth_client_id = c.id)
+           ORDER BY c.created_at LIMIT 2)`,
+    )
+    .run(now - UNUSED_REGISTRATION_MS);
   const id = newId("oc");
   const name = read.name ?? `Client ${id.slice(-6)}`;
   rt.sqlite

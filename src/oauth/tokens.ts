@@ -12,6 +12,9 @@ import { type OAuthRuntime, SCOPE } from "./runtime.ts";
 // so a revocation (of the family here, or of the agent from the dashboard) holds from the next one.
 
 const CODE_TTL_MS = 60_000;
+/** Expired rows deleted per row added: more than come of age, so the table stays the live tokens. */
+const SWEEP_PER_TOKEN = 2;
+const USED_CODE_KEPT_MS = 86_400_000;
 export const ACCESS_TTL_MS = 3600_000;
 const PREFIX = { code: "mcp_ac_", access: "mcp_at_", refresh: "mcp_rt_" } as const;
 type Kind = keyof typeof PREFIX;
@@ -41,6 +44,16 @@ function insertToken(
 ): string {
   const token = `${PREFIX[kind]}${randomBase62(43)}`;
   const now = rt.agents.now();
+  // An expired token can do nothing any more, reuse detection included (no token of a family
+  // outlives the grants). A used code is kept a day longer: a replay of it still revokes its family.
+  rt.sqlite
+    .query(
+      `DELETE FROM oauth_tokens WHERE hash IN
+         (SELECT hash FROM oauth_tokens
+           WHERE expires_at < +?1 AND (kind <> 'code' OR used_at IS NULL OR expires_at < +?1 - ?3)
+           ORDER BY expires_at LIMIT ?2)`,
+    )
+    .run(now, SWEEP_PER_TOKEN, USED_CODE_KEPT_MS);
   rt.sqlite
     .query(
       `INSERT INTO oauth_tokens (hash, kind, family_id, agent_id, client_id, resource, scope, code_challenge,

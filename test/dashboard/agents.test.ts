@@ -10,6 +10,7 @@ import {
   openDashboard,
   startDashboardServer,
 } from "../helpers/dashboard.ts";
+import { connectedClient, mcpCall, type OAuthWorld } from "../oauth/helpers.ts";
 
 // Settings → Agents, driven through the dashboard's UI only (docs/dashboard.md). The agent is
 // registered and approved through the real Agent Auth flow, and calls the listening server with its
@@ -98,6 +99,36 @@ describe.skipIf(SKIP_BROWSER)("dashboard Settings → Agents", () => {
       await dashboard.check("agents-revoked");
 
       expect(await agentCall(agent, "/v1/products")).toBe(401);
+    },
+    SLOW,
+  );
+
+  test(
+    "an app connected with OAuth is listed as one, with the grants ticked on its consent; Revoke ends its token",
+    async () => {
+      // The listening dashboard server is the authorization server too (BASE_URL is its address).
+      const world = {
+        t: served.t,
+        base: served.base,
+        shop: served.shop,
+        ownerEmail: served.owner,
+      } as OAuthWorld;
+      const { tokens } = await connectedClient(world, ["listProducts"]);
+      expect((await mcpCall(world, tokens.access_token, "tools/list")).status).toBe(200);
+
+      await page.reload();
+      await page.getByRole("heading", { name: /Test client.*app connected with OAuth/ }).waitFor();
+      const row = page.getByRole("row", { name: /Test client/ });
+      await row.getByText("List active products (active)").waitFor();
+      await dashboard.check("agents-oauth");
+
+      await row.getByRole("button", { name: "Revoke Test client" }).click();
+      await page
+        .getByRole("alertdialog", { name: "Revoke Test client?" })
+        .getByRole("button", { name: "Revoke" })
+        .click();
+      await row.getByRole("cell", { name: "revoked", exact: true }).waitFor();
+      expect((await mcpCall(world, tokens.access_token, "tools/list")).status).toBe(401);
     },
     SLOW,
   );

@@ -139,3 +139,23 @@ describe("the flow", () => {
     expect(back.searchParams.get("iss")).toBe(w.base);
   });
 });
+
+describe("storefront agents", () => {
+  test("/mcp on a shop's host needs no sign-in: the shop's storefront tools, no admin one, no 401", async () => {
+    const r = await mcpCall(w, null, "tools/list", {}, "oauth-shop.example");
+    expect(r.status).toBe(200);
+    const names: string[] = r.body.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toContain("listProducts");
+    expect(names).toContain("createCart");
+    expect(names).toContain("placeOrder");
+    expect(names.filter((name) => name.startsWith("admin"))).toEqual([]);
+    const products = await mcpCall(
+      w,
+      null,
+      "tools/call",
+      { name: "listProducts", arguments: {} },
+      "oauth-shop.example",
+    );
+    expect(products.body.result.structuredContent.data.length).toBeGreaterThan(0);
+  });
+});
