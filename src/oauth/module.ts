@@ -34,7 +34,7 @@ export const oauthModule: Module = {
 function resourceOf(rt: OAuthRuntime, request: Request): string {
   const { ctx } = rt.agents;
   const host = normalizeHost(request.headers.get("host") ?? "");
-  if (!host) return rt.urls.resource;
+  if (!host || host === rt.ownHost) return rt.urls.resource;
   const shop =
     ctx.platform.cache.hosts.get(host) ?? organizationOfHost(ctx.platform, ctx.config.platformDomain, host);
   return shop === undefined ? rt.urls.resource : `https://${host}/mcp`;

@@ -1,4 +1,4 @@
-import { type Incoming, MAX_BODY_BYTES, readBody, readText, route } from "../agents/http.ts";
+import { type Incoming, MAX_BODY_BYTES, readText, route } from "../agents/http.ts";
 import { MAX_JSON_DEPTH, nestedTooDeep, nestsDeeperThan } from "../core/body.ts";
 import type { RawRoute } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
@@ -53,6 +53,7 @@ const TOKEN_FIELDS = [
   "resource",
   "scope",
 ];
+const REVOKE_FIELDS = ["token", "token_type_hint", "client_id"];
 
 /** A form field as a string (repeated or non-string values are a malformed request). */
 function field(body: Record<string, unknown>, name: string): string | undefined {
@@ -75,11 +76,23 @@ function clientIdOf(incoming: Incoming, body: Record<string, unknown>): string {
 /** Token answers are never cached (RFC 6749 §5.1). */
 const noStore = { "cache-control": "no-store", pragma: "no-cache" };
 
-function requireForm(incoming: Incoming): void {
+/**
+ * The form's `names` (and `client_secret`, to refuse it): unrecognized parameters are ignored and
+ * none may repeat (RFC 6749 §3.2).
+ */
+async function readForm(incoming: Incoming, names: readonly string[]): Promise<Record<string, unknown>> {
   const type = incoming.request.headers.get("content-type")?.toLowerCase() ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     throw invalidRequest("Send the request as application/x-www-form-urlencoded");
   }
+  const params = new URLSearchParams(await readText(incoming.request, MAX_BODY_BYTES));
+  const body: Record<string, unknown> = {};
+  for (const name of [...names, "client_secret"]) {
+    const values = params.getAll(name);
+    if (values.length > 1) throw invalidRequest(`${name} must be sent once`);
+    if (values.length === 1) body[name] = values[0];
+  }
+  return body;
 }
 
 export function oauthRoutes(rt: OAuthRuntime): RawRoute[] {
@@ -98,8 +111,7 @@ export function oauthRoutes(rt: OAuthRuntime): RawRoute[] {
     open(
       route(rt.agents, "POST", new URL(rt.urls.token).pathname, async (incoming) => {
         rt.limits.token.hit(incoming.client.ip() ?? "unknown");
-        requireForm(incoming);
-        const body = await readBody(incoming, TOKEN_FIELDS, true);
+        const body = await readForm(incoming, TOKEN_FIELDS);
         const answer = exchange(rt, {
           grantType: field(body, "grant_type") ?? "",
           clientId: clientIdOf(incoming, body),
@@ -122,8 +134,7 @@ export function oauthRoutes(rt: OAuthRuntime): RawRoute[] {
     open(
       route(rt.agents, "POST", new URL(rt.urls.revoke).pathname, async (incoming) => {
         rt.limits.token.hit(incoming.client.ip() ?? "unknown");
-        requireForm(incoming);
-        const body = await readBody(incoming, ["token", "token_type_hint", "client_id"], true);
+        const body = await readForm(incoming, REVOKE_FIELDS);
         const token = field(body, "token");
         if (!token) throw invalidRequest("token is required");
         revoke(rt, token, clientIdOf(incoming, body));

@@ -46,6 +46,8 @@ export interface OAuthRuntime {
   agents: AgentRuntime;
   sqlite: Database;
   urls: OAuthUrls;
+  /** BASE_URL's host name (normalized): requests to it are for `urls.resource` without a look-up. */
+  ownHost: string;
   /** Where client metadata documents may be fetched from (the webhooks' outbound rules). */
   policy: EndpointPolicy;
   limits: { register: RateLimiter; token: RateLimiter; authorize: RateLimiter };
@@ -61,6 +63,7 @@ export function oauthRuntimeOf(service: Service): OAuthRuntime {
       agents,
       sqlite: agents.sqlite,
       urls: oauthUrls(service.ctx.config.baseUrl),
+      ownHost: new URL(service.ctx.config.baseUrl).hostname.toLowerCase(),
       policy: { allowHttpLocalhost: service.ctx.config.webhooks.allowHttpLocalhost },
       limits: {
         // Registrations per address: each is a row, and a public client costs nothing to make.

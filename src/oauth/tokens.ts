@@ -186,6 +186,7 @@ function consume(rt: OAuthRuntime, row: TokenRow | null, clientId: string, what:
         "UPDATE oauth_tokens SET used_at = ?1, updated_at = ?1 WHERE hash = ?2 AND used_at IS NULL AND revoked_at IS NULL",
       )
       .run(now, row.hash).changes === 1;
+  if (!fresh && row.revoked_at !== null) throw invalidGrant(`The ${what} was revoked`);
   if (!fresh) {
     revokeFamily(rt, row.family_id);
     throw invalidGrant(`The ${what} was already used: every token issued from it is revoked`);

@@ -203,11 +203,15 @@ export async function approveOverHttp(
   return new URL(r.headers.get("location")!);
 }
 
-/** A token request (form-encoded, public client). */
-export async function tokenRequest(w: OAuthWorld, fields: Record<string, string>) {
+/** A token request (form-encoded, public client; `headers` to send more, as a client secret). */
+export async function tokenRequest(
+  w: OAuthWorld,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const r = await fetch(`${w.base}/oauth/token`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: r.status, body: (await r.json()) as Record<string, any>, response: r };
@@ -250,18 +254,23 @@ export async function authorizedCode(
 /** The code exchange (PKCE, the `/mcp` resource) of `authorized`; `overrides` replace its fields. */
 export const exchangeCode = (
   w: OAuthWorld,
-  authorized: Awaited<ReturnType<typeof authorizedCode>>,
+  authorized: { client: { client_id: string }; redirectUri: string; code: string; verifier: string },
   overrides: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ) =>
-  tokenRequest(w, {
-    grant_type: "authorization_code",
-    code: authorized.code,
-    redirect_uri: authorized.redirectUri,
-    code_verifier: authorized.verifier,
-    client_id: authorized.client.client_id,
-    resource: `${w.base}/mcp`,
-    ...overrides,
-  });
+  tokenRequest(
+    w,
+    {
+      grant_type: "authorization_code",
+      code: authorized.code,
+      redirect_uri: authorized.redirectUri,
+      code_verifier: authorized.verifier,
+      client_id: authorized.client.client_id,
+      resource: `${w.base}/mcp`,
+      ...overrides,
+    },
+    headers,
+  );
 
 /** Registration, consent and code exchange over HTTP: a client's tokens for `capabilities`. */
 export async function connectedClient(
