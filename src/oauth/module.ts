@@ -47,14 +47,18 @@ function resourceOf(rt: OAuthRuntime, request: Request): string {
 function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: Request): Caller {
   const invalid = (why: string) => new ApiError("UNAUTHORIZED", why);
   if (surface !== "mcp") throw invalid("OAuth access tokens are for /mcp only");
-  let agentId: string;
-  try {
-    agentId = accessTokenAgent(rt, token, resourceOf(rt, request));
-  } catch (error) {
-    throw invalid(error instanceof Error ? error.message : "Invalid access token");
-  }
-  const agent = agentById(rt.sqlite, agentId);
-  const host = agent && hostById(rt.sqlite, agent.host_id);
+  const resource = resourceOf(rt, request);
+  // The token and its agent and host in one read transaction (one shared lock, not one per statement).
+  const { agent, host } = rt.sqlite.transaction(() => {
+    let agentId: string;
+    try {
+      agentId = accessTokenAgent(rt, token, resource);
+    } catch (error) {
+      throw invalid(error instanceof Error ? error.message : "Invalid access token");
+    }
+    const agent = agentById(rt.sqlite, agentId);
+    return { agent, host: agent && hostById(rt.sqlite, agent.host_id) };
+  })();
   if (!agent || !host || agent.status !== "active" || host.status !== "active") {
     throw invalid("The app's access was revoked");
   }
