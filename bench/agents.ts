@@ -1,7 +1,9 @@
 // Load benchmark of agent authentication and MCP, each against the API-key REST request it replaces:
 //   1. GET /v1/products with a fresh Ed25519-signed agent JWT per request (replay cache on) vs the
 //      same request with an API key;
-//   2. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key).
+//   2. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key);
+//   3. the same MCP call with an OAuth access token (a client connected on the consent page) vs
+//      with the API key.
 // One service process (bench/agents-server.ts) serves both sides of each comparison.
 // Usage: bun bench/agents.ts
 import { createHash, sign as edSign, generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -206,6 +208,72 @@ function must<T extends { status: number; body: any }>(what: string, result: T, 
   return result;
 }
 
+/**
+ * An MCP client connected the way a merchant connects one: registered, allowed `listProducts` on
+ * the consent page (over HTTP, as the browser posts it), the code exchanged with PKCE. Its access token.
+ */
+async function connectOAuthClient(origin: string, cookie: string, orgId: string): Promise<string> {
+  const redirectUri = "http://127.0.0.1:9/callback";
+  const client = must(
+    "oauth register",
+    await call("POST", "/oauth/register", {
+      body: { client_name: "Bench client", redirect_uris: [redirectUri] },
+    }),
+    201,
+  ).body.client_id as string;
+  const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: client,
+    redirect_uri: redirectUri,
+    code_challenge: b64url(createHash("sha256").update(verifier).digest()),
+    code_challenge_method: "S256",
+    resource: `${origin}/mcp`,
+  }).toString();
+  const form = (fields: [string, string][], headers: Record<string, string>): RequestInit => ({
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin, ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+  // The owner signed up moments ago: the password check is fresh, the session cookie is enough.
+  const page = await (
+    await fetch(`${serviceUrl()}/oauth/authorize?${query}`, { headers: { cookie } })
+  ).text();
+  const csrf = /name="csrf" value="([0-9a-f]{64})"/.exec(page)?.[1];
+  if (!csrf) throw new Error(`oauth consent page: ${page.slice(0, 300)}`);
+  const decision = await fetch(
+    `${serviceUrl()}/oauth/authorize/decision`,
+    form(
+      [
+        ["request", query],
+        ["csrf", csrf],
+        ["organization_id", orgId],
+        ["capability", "listProducts"],
+        ["duration", "1h"],
+        ["action", "approve"],
+      ],
+      { cookie },
+    ),
+  );
+  const code = new URL(decision.headers.get("location") ?? "http://x/").searchParams.get("code");
+  if (!code) throw new Error(`oauth consent: ${decision.status} ${await decision.text()}`);
+  const tokens = await fetch(`${serviceUrl()}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      client_id: client,
+    }).toString(),
+  });
+  const body = (await tokens.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`oauth token: ${tokens.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
 interface Scenario {
   name: string;
   /** Side A (measured) and side B (reference); ratio = A req/s ÷ B req/s. */
@@ -340,6 +408,15 @@ try {
   if (JSON.stringify(mcpBody.result?.structuredContent) !== JSON.stringify(viaKey.body)) {
     throw new Error("MCP listProducts answers another envelope than GET /v1/products");
   }
+  const oauthToken = await connectOAuthClient(origin, cookie, org.id);
+  const viaOAuth = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, "x-api-key": "", authorization: `Bearer ${oauthToken}` },
+    body: MCP_BODY,
+  });
+  if (viaOAuth.status !== 200 || (await viaOAuth.text()) !== JSON.stringify(mcpBody)) {
+    throw new Error("MCP listProducts with the OAuth token answers another body than with the API key");
+  }
   const listBytes = JSON.stringify(viaKey.body).length;
   results.setup = {
     orgId: org.id,
@@ -361,6 +438,9 @@ try {
     return { method: "GET", path: LIST, headers: {}, tokenFile };
   };
 
+  const mcpTarget: Target = { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: MCP_BODY };
+  const { "x-api-key": _key, ...mcpWithoutKey } = MCP_HEADERS;
+  const oauthHeaders = { ...mcpWithoutKey, authorization: `Bearer ${oauthToken}` };
   let currentDuration = settings.duration;
   const keyGet: Target = { method: "GET", path: LIST, headers: { "x-api-key": apiKey } };
   const scenarios: Scenario[] = [
@@ -376,6 +456,11 @@ try {
         target: () => ({ method: "POST", path: "/mcp", headers: MCP_HEADERS, body: MCP_BODY }),
       },
       b: { label: "REST", target: () => keyGet },
+    },
+    {
+      name: "MCP tools/call listProducts: OAuth token vs API key",
+      a: { label: "OAuth", target: () => ({ ...mcpTarget, headers: oauthHeaders }) },
+      b: { label: "API key", target: () => mcpTarget },
     },
   ];
 

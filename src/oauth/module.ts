@@ -21,7 +21,11 @@ export const oauthModule: Module = {
   operations: [],
   authenticateBearer(token, surface, service, request) {
     if (!isOAuthToken(token)) return undefined;
-    return Promise.resolve().then(() => tokenCaller(oauthRuntimeOf(service), token, surface, request));
+    try {
+      return Promise.resolve(tokenCaller(oauthRuntimeOf(service), token, surface, request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   },
   routes: (service) => oauthRoutes(oauthRuntimeOf(service)),
 };
