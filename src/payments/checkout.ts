@@ -8,7 +8,6 @@ import type { Job } from "../core/outbox.ts";
 import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
-import { parseJsonOrNull } from "../lib/json.ts";
 import type {
   CheckoutPayments,
   OrderToPay,
@@ -19,11 +18,10 @@ import type {
 } from "../orders/checkout-payments.ts";
 import { addOrderEvent, setRefundStatus } from "../orders/lifecycle.ts";
 import { formatAmount } from "../orders/service.ts";
-import { findOrderRow, type OrderRow } from "../orders/view.ts";
+import { findOrderRow } from "../orders/view.ts";
 import {
   type AttemptRow,
   addRoutes,
-  claimRoute,
   findAttempt,
   instructionsOf,
   noteDeadline,
@@ -31,49 +29,61 @@ import {
   orderAttempts,
   syncOrderPayments,
 } from "./attempts.ts";
-import { createEasypayRefund, createSingle, easypayTime, parseEasypayTime } from "./easypay.ts";
 import type { Task } from "./fields.ts";
 import { ProviderError } from "./http.ts";
-import { createMbWayRequest, createMultibancoReference } from "./ifthenpay.ts";
-import { configRow, type Fields, offerableSource, resolveCredentials } from "./integrations.ts";
+import { offerableSource, resolveCredentials } from "./integrations.ts";
+import type { MethodType, OpenedPayment } from "./provider.ts";
 import { recompute } from "./reconcile.ts";
+import { allProviders, providerOf } from "./registry.ts";
 import { nowOf } from "./state.ts";
-import { createCheckoutSession, createStripeRefund } from "./stripe.ts";
-import type { AttemptInstructions, CredentialSource, Provider } from "./tables.ts";
+import type { AttemptInstructions, Provider, RefundStatus } from "./tables.ts";
 
 // Starting payments and refunds. Place-order (and the refund) write the attempt or the refund
 // record in their own transaction and register awaited work; the provider is called after the
 // commit by the jobs below, whose results are stored in a second, short transaction. A job may
 // run more than once (a retry, a restart): it does nothing once its record shows the answer, and
-// provider calls carry our id as their idempotency key.
+// provider calls carry our id as their idempotency key. Each provider's own part is behind
+// `providerOf(attempt.provider)` (provider.ts).
 
 export const START_JOB = "payments.start";
 export const REFUND_JOB = "payments.refund";
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-export const STRIPE_SESSION_MS = 60 * MINUTE;
-export const MBWAY_WINDOW_MS = 5 * MINUTE;
-const EASYPAY_MULTIBANCO_DAYS = 3;
-
 // ---------------------------------------------------------------- payment methods
 
-const NAMES: Record<string, Localized> = {
-  card: { en: "Card", pt: "Cartão", es: "Tarjeta", fr: "Carte", de: "Karte" },
-  mbway: { en: "MB WAY" },
-  multibanco: { en: "Multibanco" },
+interface MethodShown {
+  flow: string;
+  requires: string[];
+  /** MB WAY and Multibanco take euros only. */
+  eurOnly: boolean;
+  name: Localized;
+}
+
+/** How each method is offered, in the order methods are listed. */
+const METHODS: Record<MethodType, MethodShown> = {
+  card: {
+    flow: "redirect",
+    requires: [],
+    eurOnly: false,
+    name: { en: "Card", pt: "Cartão", es: "Tarjeta", fr: "Carte", de: "Karte" },
+  },
+  mbway: { flow: "push", requires: ["phone"], eurOnly: true, name: { en: "MB WAY" } },
+  multibanco: { flow: "reference", requires: [], eurOnly: true, name: { en: "Multibanco" } },
 };
 
 const localized = (store: Store, names: Localized): Localized =>
   Object.fromEntries(store.locales.map((locale) => [locale, names[locale] ?? names.en!])) as Localized;
 
-/** The local provider offering a method type: tenant credentials beat environment ones, then Ifthenpay beats Easypay. */
-function localProvider(ctx: AppContext, tenant: TenantDb, type: "mbway" | "multibanco"): Provider | null {
-  const candidates = (["ifthenpay", "easypay"] as const)
-    .map((provider) => ({ provider, source: offerableSource(ctx, tenant, provider, type) }))
+/**
+ * The provider offering a method: tenant credentials beat environment ones, then the registry's
+ * order decides (Ifthenpay before Easypay).
+ */
+function providerFor(ctx: AppContext, tenant: TenantDb, type: MethodType): Provider | null {
+  const candidates = allProviders()
+    .filter((provider) => provider.methods.includes(type))
+    .map(({ name }) => ({ name, source: offerableSource(ctx, tenant, name, type) }))
     .filter((c) => c.source !== null);
   const tenantOwn = candidates.find((c) => c.source === "tenant");
-  return (tenantOwn ?? candidates[0])?.provider ?? null;
+  return (tenantOwn ?? candidates[0])?.name ?? null;
 }
 
 /**
@@ -87,29 +97,18 @@ export function paymentMethods(
 ): PaymentMethodOffer[] {
   if (cart.total === 0) return [];
   const methods: PaymentMethodOffer[] = [];
-  if (offerableSource(ctx, tenant, "stripe", "card")) {
+  for (const [type, shown] of Object.entries(METHODS) as [MethodType, MethodShown][]) {
+    if (shown.eurOnly && cart.currency !== "EUR") continue;
+    const provider = providerFor(ctx, tenant, type);
+    if (!provider) continue;
     methods.push({
-      id: "stripe_card",
-      type: "card",
-      provider: "stripe",
-      flow: "redirect",
-      name: localized(cart.store, NAMES.card!),
-      requires: [],
+      id: `${provider}_${type}`,
+      type,
+      provider,
+      flow: shown.flow,
+      name: localized(cart.store, shown.name),
+      requires: [...shown.requires],
     });
-  }
-  if (cart.currency === "EUR") {
-    for (const type of ["mbway", "multibanco"] as const) {
-      const provider = localProvider(ctx, tenant, type);
-      if (!provider) continue;
-      methods.push({
-        id: `${provider}_${type}`,
-        type,
-        provider,
-        flow: type === "mbway" ? "push" : "reference",
-        name: localized(cart.store, NAMES[type]!),
-        requires: type === "mbway" ? ["phone"] : [],
-      });
-    }
   }
   return [...methods, ...paymentMethodsFor(cart.store, cart.total)];
 }
@@ -125,43 +124,6 @@ export function portugueseMobile(phone: string): string | null {
   return /^9\d{8}$/.test(digits) ? digits : null;
 }
 
-/**
- * 12 random digits, unused by this tenant's attempts; with environment credentials also claimed in
- * `payment_routes` (a reference another organization's route holds is drawn again).
- */
-function newOrderReference(ctx: AppContext, tenant: TenantDb, source: CredentialSource): string {
-  for (;;) {
-    const digits = Array.from(crypto.getRandomValues(new Uint32Array(12)), (n) => n % 10).join("");
-    const taken =
-      tenant.sqlite
-        .query("SELECT 1 FROM payment_attempts WHERE provider = 'ifthenpay' AND provider_ref2 = ?")
-        .get(digits) !== null ||
-      (source === "environment" && !claimRoute(ctx, tenant.orgId, "ifthenpay", digits));
-    if (!taken) return digits;
-  }
-}
-
-function multibancoDays(tenant: TenantDb, source: CredentialSource): number {
-  if (source === "environment") return 3;
-  const settings = parseJsonOrNull<Record<string, unknown>>(configRow(tenant, "ifthenpay")?.settings ?? null);
-  const days = settings?.multibancoExpiryDays;
-  return Number.isInteger(days) ? (days as number) : 3;
-}
-
-function expiryFor(
-  tenant: TenantDb,
-  provider: Provider,
-  method: string,
-  source: CredentialSource,
-  now: number,
-) {
-  if (method === "card") return now + STRIPE_SESSION_MS;
-  if (method === "mbway") return now + MBWAY_WINDOW_MS;
-  const days = provider === "ifthenpay" ? multibancoDays(tenant, source) : EASYPAY_MULTIBANCO_DAYS;
-  // 0 days: the reference is valid until the end of the day.
-  return days === 0 ? Math.ceil((now + 1) / DAY) * DAY : now + days * DAY;
-}
-
 /** Creates a `created` attempt in the caller's transaction and registers the provider call after the commit. */
 export function createAttempt(
   write: PaymentWrite,
@@ -170,7 +132,7 @@ export function createAttempt(
 ): AttemptRow {
   const { tenant, ctx } = write;
   const provider = method.provider as Provider;
-  const task = method.type as Task;
+  const task = method.type as MethodType;
   const source = offerableSource(ctx, tenant, provider, task);
   if (!source)
     throw new ApiError("UNPROCESSABLE", `${method.id} is not available`, [
@@ -190,8 +152,7 @@ export function createAttempt(
   }
   const now = nowOf(ctx);
   const id = newId("pay");
-  const ref2 = provider === "ifthenpay" ? newOrderReference(ctx, tenant, source) : null;
-  const expiresAt = expiryFor(tenant, provider, method.type, source, now);
+  const plan = providerOf(provider).plan({ ctx, tenant, method: task, source, now });
   tenant.sqlite
     .query(
       `INSERT INTO payment_attempts (id, order_id, provider, method, status, amount, currency, credential_source,
@@ -206,9 +167,9 @@ export function createAttempt(
       order.total,
       order.currency,
       source,
-      ref2,
+      plan.providerRef2 ?? null,
       JSON.stringify(instructions),
-      expiresAt,
+      plan.expiresAt,
       now,
       now,
     );
@@ -237,13 +198,6 @@ function credentialsFor(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, 
   return creds;
 }
 
-function orgSlug(ctx: AppContext, orgId: string): string {
-  const row = ctx.platform.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as {
-    slug: string;
-  } | null;
-  return row?.slug ?? orgId;
-}
-
 /** The start job's payload: the attempt to open, and where a redirect flow returns the shopper. */
 interface StartJobPayload {
   attemptId: string;
@@ -260,26 +214,6 @@ export function awaitPaymentStart(
   afterCommit.await(START_JOB, payload);
 }
 
-/** What an attempt needs for its provider call: its order, the credentials it was created with. */
-interface PaymentToOpen {
-  ctx: AppContext;
-  tenant: TenantDb;
-  attempt: AttemptRow;
-  order: OrderRow;
-  fields: Fields;
-  now: number;
-  /** `Order #1001`: how the payment is named at the provider. */
-  description: string;
-}
-
-/** What the provider's answer changes on the attempt; what it leaves out stays as it was. */
-interface OpenedPayment {
-  providerRef: string;
-  providerRef2?: string;
-  expiresAt?: number;
-  instructions?: Partial<AttemptInstructions>;
-}
-
 /** The outbox job opening the provider's payment for an attempt. */
 export async function startPaymentJob(job: Job, tenant: TenantDb, ctx: AppContext): Promise<void> {
   const { attemptId, returnUrl } = job.payload as StartJobPayload;
@@ -290,127 +224,20 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, ctx: AppContex
   let opened: OpenedPayment;
   try {
     const { fields } = credentialsFor(ctx, tenant, attempt, attempt.method as Task);
-    const description = `Order #${order.number}`;
-    opened = await openAtProvider(
-      { ctx, tenant, attempt, order, fields, now: nowOf(ctx), description },
+    opened = await providerOf(attempt.provider).start({
+      ctx,
+      tenant,
+      attempt,
+      order,
+      fields,
+      now: nowOf(ctx),
+      description: `Order #${order.number}`,
       returnUrl,
-    );
+    });
   } catch (error) {
     throw recordStartFailure(ctx, tenant, attempt, error);
   }
   storeOpenedPayment(ctx, tenant, attempt, opened);
-}
-
-function openAtProvider(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
-  const { provider, method } = payment.attempt;
-  if (provider === "stripe") return openStripeSession(payment, returnUrl);
-  if (provider === "ifthenpay") {
-    return method === "multibanco" ? openIfthenpayReference(payment) : openIfthenpayMbWay(payment);
-  }
-  return openEasypaySingle(payment);
-}
-
-/** A Checkout Session returning to `returnUrl`, else to the order's page on the shop's platform host. */
-async function openStripeSession(payment: PaymentToOpen, returnUrl: string | null): Promise<OpenedPayment> {
-  const { ctx, tenant, attempt, order, now } = payment;
-  // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
-  const expiresAt = attempt.expires_at < now + 31 * MINUTE ? now + STRIPE_SESSION_MS : attempt.expires_at;
-  const back =
-    returnUrl ?? `https://${orgSlug(ctx, tenant.orgId)}.${ctx.config.platformDomain}/orders/${order.id}`;
-  const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
-  const session = await createCheckoutSession(
-    ctx.config.payments.stripeApiBase,
-    String(payment.fields.secretKey),
-    {
-      mode: "payment",
-      client_reference_id: attempt.id,
-      customer_email: order.email,
-      expires_at: Math.floor(expiresAt / 1000),
-      success_url: `${back}${back.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: back,
-      line_items: {
-        0: {
-          quantity: 1,
-          price_data: {
-            currency: attempt.currency.toLowerCase(),
-            unit_amount: attempt.amount,
-            product_data: { name: payment.description },
-          },
-        },
-      },
-      metadata,
-      payment_intent_data: { metadata },
-    },
-    `${attempt.id}:${Math.floor(expiresAt / 1000)}`,
-  );
-  return {
-    providerRef: session.id,
-    providerRef2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
-    expiresAt,
-    instructions: { url: session.url },
-  };
-}
-
-/** An MB WAY request leaves the shopper the whole approval window from now. */
-const mbWayExpiry = ({ attempt, now }: PaymentToOpen) => Math.max(attempt.expires_at, now + MBWAY_WINDOW_MS);
-
-async function openIfthenpayReference(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { ctx, attempt } = payment;
-  const ref = await createMultibancoReference(ctx.config.payments.ifthenpayBaseUrl, {
-    mbKey: String(payment.fields.mbKey),
-    orderId: attempt.provider_ref2!,
-    amount: attempt.amount,
-    description: payment.description,
-    expiryDays: Math.max(0, Math.round((attempt.expires_at - attempt.created_at) / DAY)),
-  });
-  return {
-    providerRef: ref.requestId,
-    instructions: { entity: ref.entity, reference: ref.reference.replace(/\s/g, "") },
-  };
-}
-
-async function openIfthenpayMbWay(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { ctx, attempt, order } = payment;
-  const ref = await createMbWayRequest(ctx.config.payments.ifthenpayBaseUrl, {
-    mbWayKey: String(payment.fields.mbWayKey),
-    orderId: attempt.provider_ref2!,
-    amount: attempt.amount,
-    phone: instructionsOf(attempt).phone!,
-    email: order.email,
-    description: payment.description,
-  });
-  return { providerRef: ref.requestId, expiresAt: mbWayExpiry(payment) };
-}
-
-/** An Easypay single payment, by Multibanco reference or MB WAY request. */
-async function openEasypaySingle(payment: PaymentToOpen): Promise<OpenedPayment> {
-  const { ctx, attempt, order } = payment;
-  const multibanco = attempt.method === "multibanco";
-  const phone = instructionsOf(attempt).phone;
-  const single = await createSingle(ctx, payment.fields, {
-    type: "sale",
-    key: attempt.id,
-    value: attempt.amount / 100,
-    currency: attempt.currency,
-    method: attempt.method === "mbway" ? "mbw" : "mb",
-    customer: {
-      email: order.email,
-      key: order.customer_id,
-      ...(phone ? { phone, phone_indicative: "+351" } : {}),
-    },
-    capture: { transaction_key: attempt.id, descriptive: payment.description },
-    ...(multibanco ? { expiration_time: easypayTime(attempt.expires_at) } : {}),
-  });
-  if (!multibanco) return { providerRef: single.id, expiresAt: mbWayExpiry(payment) };
-  return {
-    providerRef: single.id,
-    instructions: {
-      entity: single.method?.entity === undefined ? undefined : String(single.method.entity),
-      reference: single.method?.reference?.replace(/\s/g, ""),
-    },
-    // Easypay decides how long the reference stays payable: its answer is the attempt's expiry.
-    expiresAt: parseEasypayTime(single.expiration_time) ?? attempt.expires_at,
-  };
 }
 
 /**
@@ -477,9 +304,9 @@ function refundedOf(tenant: TenantDb, attempt: AttemptRow): number {
 
 /**
  * Reserves a refund of a provider payment in the refund's transaction: the succeeded attempt with
- * room for it gets a `pending` record, and the provider is called after the commit. Ifthenpay has
- * no refund call the service makes: the merchant refunds in Ifthenpay's back office, and the
- * refund is recorded here as a manual one, done at once.
+ * room for it gets a `pending` record, and the provider is called after the commit. A provider
+ * without a refund call (Ifthenpay): the merchant refunds in its back office, and the refund is
+ * recorded here as a manual one, done at once.
  */
 export function reserveRefund(write: PaymentWrite, request: ProviderRefundRequest): ProviderRefundResult {
   const { tenant, ctx } = write;
@@ -499,7 +326,7 @@ export function reserveRefund(write: PaymentWrite, request: ProviderRefundReques
     );
   }
   const attempt = chosen.attempt;
-  const manual = attempt.provider === "ifthenpay";
+  const manual = providerOf(attempt.provider).refund === undefined;
   if (!manual)
     resolveCredentials(
       ctx,
@@ -532,7 +359,7 @@ function settleRefund(
   tenant: TenantDb,
   refund: RefundRow,
   providerRefundId: string | null,
-  status: string,
+  status: RefundStatus,
   note?: string,
 ) {
   const now = nowOf(ctx);
@@ -556,51 +383,24 @@ export async function refundJob(job: Job, tenant: TenantDb, ctx: AppContext): Pr
     .get(refundId) as RefundRow | null;
   if (refund?.status !== "pending" || refund.provider_refund_id !== null) return;
   const attempt = findAttempt(tenant, refund.attempt_id)!;
+  const provider = providerOf(attempt.provider);
+  // Refunds a provider cannot be asked for are recorded at once and never queued (reserveRefund).
+  if (!provider.refund) return;
   const creds = credentialsFor(ctx, tenant, attempt, "refunds");
-  const currency = attempt.currency;
-  const fail = (message: string) => settleRefund(ctx, tenant, refund, null, "failed", message);
+  const amount = formatAmount(refund.amount, attempt.currency);
   try {
-    if (attempt.provider === "stripe") {
-      if (!attempt.provider_ref2) {
-        fail("Refund failed: the Stripe payment is not known yet");
-        return;
-      }
-      const answer = await createStripeRefund(
-        ctx.config.payments.stripeApiBase,
-        String(creds.fields.secretKey),
-        {
-          payment_intent: attempt.provider_ref2,
-          amount: refund.amount,
-          metadata: { refundId: refund.id, orgId: tenant.orgId, orderId: refund.order_id },
-        },
-        refund.id,
-      );
-      const status =
-        answer.status === "succeeded"
-          ? "succeeded"
-          : answer.status === "failed" || answer.status === "canceled"
-            ? "failed"
-            : "pending";
-      settleRefund(
-        ctx,
-        tenant,
-        refund,
-        answer.id,
-        status,
-        status === "succeeded" ? `Stripe refunded ${formatAmount(refund.amount, currency)}` : undefined,
-      );
-    } else {
-      const answer = await createEasypayRefund(ctx, creds.fields, attempt.provider_ref!, {
-        transaction_key: refund.id,
-        value: refund.amount / 100,
-      });
-      settleRefund(ctx, tenant, refund, answer.id, "pending");
-    }
+    const answer = await provider.refund({
+      ctx,
+      tenant,
+      attempt,
+      refund: { id: refund.id, orderId: refund.order_id, amount: refund.amount },
+      fields: creds.fields,
+    });
+    settleRefund(ctx, tenant, refund, answer.providerRefundId, answer.status, answer.note);
   } catch (error) {
     if (error instanceof ProviderError && error.refused) {
-      fail(
-        `Refund of ${formatAmount(refund.amount, currency)} refused by ${attempt.provider} (${error.message})`,
-      );
+      const note = `Refund of ${amount} refused by ${attempt.provider} (${error.message})`;
+      settleRefund(ctx, tenant, refund, null, "failed", note);
       return;
     }
     throw error instanceof ProviderError ? new Error(error.message) : error;

@@ -1,15 +1,37 @@
 import type { AppContext } from "../app-context.ts";
 import { checkJsonDepth } from "../core/body.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
 import { iso } from "../lib/time.ts";
-import { type ProviderEndpoint, providerFetch } from "./http.ts";
+import { type AttemptRow, attemptByRef, findAttempt, instructionsOf, routeOf } from "./attempts.ts";
+import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
 import { sameSecret } from "./ifthenpay.ts";
-import type { Fields } from "./integrations.ts";
-import type { PaymentOutcome } from "./reconcile.ts";
+import type { Credentials, Fields } from "./integrations.ts";
+import {
+  isOpened,
+  MBWAY_WINDOW_MS,
+  malformed,
+  mbWayExpiry,
+  noRoute,
+  type OpenedAttempt,
+  type OpenedPayment,
+  type PaymentProvider,
+  type Polled,
+  type Received,
+  referenceExpiry,
+  type StartInput,
+  sha256,
+  signatureInvalid,
+  upstream,
+} from "./provider.ts";
+import type { Notification, PaymentOutcome } from "./reconcile.ts";
 import type { RefundStatus } from "./tables.ts";
 
 // Easypay 2.0: single payments (Multibanco, MB WAY), refunds, and its generic notification, which is
 // only a trigger: the resource is fetched again from Easypay's API with the account's credentials
-// and only the fetched state is trusted.
+// and only the fetched state is trusted. `easypayProvider` is built on them.
+
+/** Days a Multibanco reference is asked for; Easypay's answer decides (see `openSingle`). */
+const MULTIBANCO_DAYS = 3;
 
 const ORIGINS = { production: "https://api.prod.easypay.pt", sandbox: "https://api.test.easypay.pt" };
 
@@ -179,3 +201,167 @@ export function refundStatusOf(status: string): RefundStatus {
   if (status === "failed") return "failed";
   return "pending";
 }
+
+// ---------------------------------------------------------------- the provider
+
+/** A single payment, by Multibanco reference or MB WAY request. */
+async function openSingle(input: StartInput): Promise<OpenedPayment> {
+  const { ctx, attempt, order } = input;
+  const multibanco = attempt.method === "multibanco";
+  const phone = instructionsOf(attempt).phone;
+  const single = await createSingle(ctx, input.fields, {
+    type: "sale",
+    key: attempt.id,
+    value: attempt.amount / 100,
+    currency: attempt.currency,
+    method: attempt.method === "mbway" ? "mbw" : "mb",
+    customer: {
+      email: order.email,
+      key: order.customer_id,
+      ...(phone ? { phone, phone_indicative: "+351" } : {}),
+    },
+    capture: { transaction_key: attempt.id, descriptive: input.description },
+    ...(multibanco ? { expiration_time: easypayTime(attempt.expires_at) } : {}),
+  });
+  if (!multibanco) return { providerRef: single.id, expiresAt: mbWayExpiry(input) };
+  return {
+    providerRef: single.id,
+    instructions: {
+      entity: single.method?.entity === undefined ? undefined : String(single.method.entity),
+      reference: single.method?.reference?.replace(/\s/g, ""),
+    },
+    // Easypay decides how long the reference stays payable: its answer is the attempt's expiry.
+    expiresAt: parseEasypayTime(single.expiration_time) ?? attempt.expires_at,
+  };
+}
+
+/** The payment's state as Easypay's API tells it. */
+async function poll(ctx: AppContext, fields: Fields, attempt: OpenedAttempt): Promise<Polled> {
+  const single = await fetchSingle(ctx, fields, attempt.provider_ref);
+  return { state: single.payment_status, outcome: singleOutcome(single, attempt) };
+}
+
+/** Easypay's API answered that the resource is not there (401) or could not be asked (503). */
+function fetchFailure(error: unknown): never {
+  if (error instanceof ProviderError) {
+    if (error.status === 404 || error.status === 403) throw signatureInvalid();
+    throw upstream("Easypay's API is unavailable");
+  }
+  throw error;
+}
+
+const CONFIRMED_BY_FETCH = new Set(["capture", "authorisation", "void", "chargeback"]);
+
+/** What an Easypay notice means once Easypay's API confirmed it: read from the store's file, asked over the network. */
+async function receiveNotice(
+  ctx: AppContext,
+  org: string,
+  creds: Credentials,
+  body: Uint8Array,
+): Promise<Received> {
+  const note = parseEasypayNotification(body);
+  if (!note) throw malformed("The notification has no id or type");
+  const target = org === "_" ? routeOf(ctx, "easypay", [note.key, note.id]) : org;
+  if (!target) return noRoute("easypay");
+  const base = {
+    provider: "easypay" as const,
+    kind: note.type,
+    payloadSha256: sha256(body),
+    source: creds.source,
+  };
+  const notification = (
+    eventId: string,
+    attemptId: string | null,
+    outcome: Notification["outcome"],
+  ): Received => ({
+    kind: "notification",
+    org: target,
+    notification: {
+      ...base,
+      eventId,
+      find: (tenant) => (attemptId ? findAttempt(tenant, attemptId) : null),
+      outcome,
+    },
+  });
+  const notRecorded = (reason: string): Received => ({
+    kind: "ignored",
+    provider: "easypay",
+    org: target,
+    reason,
+  });
+  // Network calls happen here, before any transaction.
+  return ctx.tenants.with(target, async (tenant: TenantDb): Promise<Received> => {
+    if (CONFIRMED_BY_FETCH.has(note.type)) {
+      const byKey = note.key ? findAttempt(tenant, note.key) : null;
+      const attempt: AttemptRow | null =
+        byKey?.provider === "easypay" ? byKey : attemptByRef(tenant, "easypay", note.id);
+      if (!attempt || !isOpened(attempt)) return notRecorded("unknown_order");
+      if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
+      if (note.type === "chargeback" && note.status !== "success") return notRecorded("not_confirmed");
+      const polled = await poll(ctx, creds.fields, attempt).catch(fetchFailure);
+      const eventId = `${note.type}:${note.id}:${polled.state}`;
+      if (note.type === "chargeback") return notification(eventId, attempt.id, { kind: "CHARGEBACK" });
+      // A forged or early notice must never use up the id the real capture arrives under.
+      if (!polled.outcome) return notRecorded("not_confirmed");
+      return notification(eventId, attempt.id, polled.outcome);
+    }
+    if (note.type === "refund") {
+      const refund = tenant.sqlite
+        .query("SELECT id, attempt_id, amount FROM payment_refunds WHERE provider_refund_id = ?")
+        .get(note.id) as { id: string; attempt_id: string; amount: number } | null;
+      if (!refund) return notRecorded("unknown_refund");
+      const attempt = findAttempt(tenant, refund.attempt_id)!;
+      if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
+      const fetched = await fetchRefund(ctx, creds.fields, note.id).catch(fetchFailure);
+      const status = refundStatusOf(fetched.status);
+      return notification(`refund:${note.id}:${fetched.status}`, attempt.id, {
+        kind: "REFUND_SYNC",
+        refunds: [{ providerRefundId: note.id, refundId: refund.id, amount: refund.amount, status }],
+      });
+    }
+    return notification(`${note.type}:${note.id}`, null, { kind: "IGNORED", reason: "unhandled_kind" });
+  });
+}
+
+export const easypayProvider: PaymentProvider = {
+  name: "easypay",
+  label: "Easypay",
+  methods: ["mbway", "multibanco"],
+  plan: ({ method, now }) => ({
+    expiresAt: method === "mbway" ? now + MBWAY_WINDOW_MS : referenceExpiry(MULTIBANCO_DAYS, now),
+  }),
+  start: openSingle,
+  async refund({ ctx, attempt, refund, fields }) {
+    const answer = await createEasypayRefund(ctx, fields, attempt.provider_ref!, {
+      transaction_key: refund.id,
+      value: refund.amount / 100,
+    });
+    // Easypay confirms the refund later, by a notification.
+    return { providerRefundId: answer.id, status: "pending" };
+  },
+  verifyNotification(d, credentials) {
+    const creds = credentials();
+    const secret = creds.fields.webhookSecret;
+    if (secret !== undefined && !easypayBasicAuthValid(d.headers.get("authorization"), String(secret))) {
+      throw signatureInvalid();
+    }
+    return creds;
+  },
+  parseNotification: (ctx, org, creds, d) => receiveNotice(ctx, org, creds, d.body),
+  poll,
+  credentialCheck: {
+    fields: ["accountId", "apiKey", "environment"],
+    toCheck(given, kept) {
+      if (typeof given.accountId !== "string") return null;
+      // Non-secret fields are replaced as given (so accountId is the one sent); an omitted secret is kept.
+      const apiKey = given.apiKey === undefined ? kept("apiKey") : given.apiKey;
+      if (typeof apiKey !== "string") return null;
+      return {
+        accountId: given.accountId,
+        apiKey,
+        environment: typeof given.environment === "string" ? given.environment : "production",
+      };
+    },
+    run: checkEasypayCredentials,
+  },
+};

@@ -25,12 +25,12 @@ import {
   putIntegration,
   resolveCredentials,
 } from "./integrations.ts";
+import type { Delivery } from "./provider.ts";
 import { reconcileInTransaction } from "./reconcile.ts";
 import { nowOf } from "./state.ts";
 import { retrieveCheckoutSession } from "./stripe.ts";
 import { PROVIDERS, type Provider } from "./tables.ts";
 import {
-  type Delivery,
   settle,
   tenantOfVerified,
   type Verified,

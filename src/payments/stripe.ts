@@ -1,13 +1,32 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { AppContext } from "../app-context.ts";
 import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt } from "./attempts.ts";
+import { formatAmount } from "../orders/service.ts";
+import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
 import { type ProviderEndpoint, providerFetch } from "./http.ts";
+import type { Credentials } from "./integrations.ts";
+import {
+  malformed,
+  noRoute,
+  type OpenedPayment,
+  type PaymentProvider,
+  type Received,
+  type RefundAnswer,
+  type RefundInput,
+  type StartInput,
+  sha256,
+  signatureInvalid,
+} from "./provider.ts";
 import type { PaymentOutcome, RefundReport } from "./reconcile.ts";
 import type { RefundStatus } from "./tables.ts";
 
-// Stripe: the webhook signature, what each of the eleven event kinds means for a payment, and the
-// three API calls the service makes (open a Checkout Session, read one back, refund).
+// Stripe (cards): the webhook signature, what each of the eleven event kinds means for a payment,
+// the three API calls the service makes (open a Checkout Session, read one back, refund), and the
+// provider built on them (`stripeProvider`).
+
+const MINUTE = 60_000;
+const STRIPE_SESSION_MS = 60 * MINUTE;
 
 /** Stripe's default tolerance; we refuse timestamps as far in the future too. */
 const STRIPE_TOLERANCE_S = 300;
@@ -280,3 +299,125 @@ export async function retrieveCheckoutSession(
     `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
   )) as CheckoutSession & { metadata?: Record<string, string> };
 }
+
+// ---------------------------------------------------------------- the provider
+
+function orgSlug(ctx: AppContext, orgId: string): string {
+  const row = ctx.platform.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as {
+    slug: string;
+  } | null;
+  return row?.slug ?? orgId;
+}
+
+/** A Checkout Session returning to `returnUrl`, else to the order's page on the shop's platform host. */
+async function openCheckoutSession(input: StartInput): Promise<OpenedPayment> {
+  const { ctx, tenant, attempt, order, now, returnUrl } = input;
+  // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
+  const expiresAt = attempt.expires_at < now + 31 * MINUTE ? now + STRIPE_SESSION_MS : attempt.expires_at;
+  const back =
+    returnUrl ?? `https://${orgSlug(ctx, tenant.orgId)}.${ctx.config.platformDomain}/orders/${order.id}`;
+  const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
+  const session = await createCheckoutSession(
+    ctx.config.payments.stripeApiBase,
+    String(input.fields.secretKey),
+    {
+      mode: "payment",
+      client_reference_id: attempt.id,
+      customer_email: order.email,
+      expires_at: Math.floor(expiresAt / 1000),
+      success_url: `${back}${back.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: back,
+      line_items: {
+        0: {
+          quantity: 1,
+          price_data: {
+            currency: attempt.currency.toLowerCase(),
+            unit_amount: attempt.amount,
+            product_data: { name: input.description },
+          },
+        },
+      },
+      metadata,
+      payment_intent_data: { metadata },
+    },
+    `${attempt.id}:${Math.floor(expiresAt / 1000)}`,
+  );
+  return {
+    providerRef: session.id,
+    providerRef2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
+    expiresAt,
+    instructions: { url: session.url },
+  };
+}
+
+/** A refund of the attempt's PaymentIntent, keyed by our refund id (a retry never refunds twice). */
+async function refundAtStripe({ ctx, tenant, attempt, refund, fields }: RefundInput): Promise<RefundAnswer> {
+  if (!attempt.provider_ref2) {
+    return {
+      providerRefundId: null,
+      status: "failed",
+      note: "Refund failed: the Stripe payment is not known yet",
+    };
+  }
+  const answer = await createStripeRefund(
+    ctx.config.payments.stripeApiBase,
+    String(fields.secretKey),
+    {
+      payment_intent: attempt.provider_ref2,
+      amount: refund.amount,
+      metadata: { refundId: refund.id, orgId: tenant.orgId, orderId: refund.orderId },
+    },
+    refund.id,
+  );
+  const status = refundStatus(answer.status);
+  const note =
+    status === "succeeded" ? `Stripe refunded ${formatAmount(refund.amount, attempt.currency)}` : undefined;
+  return { providerRefundId: answer.id, status, note };
+}
+
+function receiveStripe(ctx: AppContext, org: string, creds: Credentials, body: Uint8Array): Received {
+  const event = parseStripeEvent(body);
+  if (!event) throw malformed("The event has no id, type or data.object");
+  const reading = readStripeEvent(event);
+  const target =
+    org === "_" ? routeOf(ctx, "stripe", [reading.attemptId, reading.objectId, reading.paymentIntent]) : org;
+  if (!target) return noRoute("stripe", event.id);
+  return {
+    kind: "notification",
+    org: target,
+    notification: {
+      provider: "stripe",
+      eventId: event.id,
+      kind: event.type,
+      payloadSha256: sha256(body),
+      source: creds.source,
+      find: (tenant) => findStripeAttempt(tenant, reading),
+      orgId: reading.orgId,
+      ref2: reading.ref2 ?? (reading.objectId?.startsWith("pi_") ? reading.objectId : undefined),
+      outcome: reading.outcome,
+    },
+  };
+}
+
+export const stripeProvider: PaymentProvider = {
+  name: "stripe",
+  label: "Stripe",
+  methods: ["card"],
+  plan: ({ now }) => ({ expiresAt: now + STRIPE_SESSION_MS }),
+  start: openCheckoutSession,
+  refund: refundAtStripe,
+  verifyNotification(d, credentials, now) {
+    const header = d.headers.get("stripe-signature");
+    if (!header) throw signatureInvalid();
+    const creds = credentials();
+    if (!verifyStripeSignature(header, d.body, String(creds.fields.webhookSecret), now))
+      throw signatureInvalid();
+    return creds;
+  },
+  parseNotification: (ctx, org, creds, d) => receiveStripe(ctx, org, creds, d.body),
+  credentialCheck: {
+    fields: ["secretKey"],
+    toCheck: (given) => (typeof given.secretKey === "string" ? { secretKey: given.secretKey } : null),
+    run: (ctx, fields) => checkStripeKey(ctx.config.payments.stripeApiBase, String(fields.secretKey)),
+  },
+};

@@ -8,18 +8,20 @@ import {
   overdueAttempts,
   storeDeadline,
 } from "./attempts.ts";
-import { fetchSingle, singleOutcome } from "./easypay.ts";
 import { resolveCredentials } from "./integrations.ts";
+import { isOpened } from "./provider.ts";
 import { type PaymentOutcome, reconcile } from "./reconcile.ts";
+import { providerOf } from "./registry.ts";
 import { nowOf, paymentsState } from "./state.ts";
 
 // The expiry sweep: unpaid (`created`) attempts past their expiry plus a grace (Multibanco 15 min,
 // MB WAY 1 min, Stripe 24 h as a net for a lost `checkout.session.expired`) are expired through the
 // same reconciliation as a notification, with event id `sweep:<attemptId>`, which cancels the order
 // and releases its stock and coupon use when nothing else can pay it. Processing and authorized
-// attempts are never swept. Easypay attempts are asked first: one Easypay says is paid is applied
-// as paid instead. Only tenants whose `organizations.next_payment_deadline` (control plane) has
-// passed are opened; after a tenant's round its deadline is recomputed from its file.
+// attempts are never swept. Attempts of a provider that can be asked (`poll`: Easypay) are asked
+// first: one the provider says is paid is applied as paid instead. Only tenants whose
+// `organizations.next_payment_deadline` (control plane) has passed are opened; after a tenant's
+// round its deadline is recomputed from its file.
 
 interface SweepResult {
   expired: number;
@@ -37,23 +39,23 @@ async function sweepAttempt(
   try {
     let outcome: PaymentOutcome = { kind: "EXPIRED", reason: "sweep" };
     let eventId = `sweep:${attempt.id}`;
-    if (attempt.provider === "easypay" && attempt.provider_ref) {
+    const provider = providerOf(attempt.provider);
+    if (provider.poll && isOpened(attempt)) {
       try {
         const creds = resolveCredentials(
           ctx,
           attempt.credential_source === "tenant" ? tenant : null,
-          "easypay",
+          attempt.provider,
           "webhooks",
         );
-        const single = await fetchSingle(ctx, creds.fields, attempt.provider_ref);
-        const fetched = singleOutcome(single, attempt);
-        if (fetched && fetched.kind !== "AUTHORIZED") {
-          outcome = fetched;
-          eventId = `sweep:${attempt.id}:${single.payment_status}`;
+        const polled = await provider.poll(ctx, creds.fields, attempt);
+        if (polled.outcome && polled.outcome.kind !== "AUTHORIZED") {
+          outcome = polled.outcome;
+          eventId = `sweep:${attempt.id}:${polled.state}`;
         }
       } catch (error) {
-        // Easypay could not say: the attempt waits for the next round.
-        ctx.log.warn("payment sweep: easypay re-fetch failed", {
+        // The provider could not say: the attempt waits for the next round.
+        ctx.log.warn(`payment sweep: ${attempt.provider} re-fetch failed`, {
           org: orgId,
           attempt: attempt.id,
           error: error instanceof Error ? error.message : String(error),

@@ -1,32 +1,15 @@
-import { createHash } from "node:crypto";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AppContext } from "../app-context.ts";
-import { checkJsonDepth } from "../core/body.ts";
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetail, notFound } from "../core/errors.ts";
 import { named } from "../core/schemas.ts";
 import { organizationExists } from "../db/platform.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
-import {
-  easypayBasicAuthValid,
-  fetchRefund,
-  fetchSingle,
-  parseEasypayNotification,
-  refundStatusOf,
-  singleOutcome,
-} from "./easypay.ts";
-import { ProviderError } from "./http.ts";
-import {
-  callbackFields,
-  ifthenpayEventId,
-  parseEuroAmount,
-  readIfthenpayCallback,
-  sameSecret,
-} from "./ifthenpay.ts";
+import { sameSecret } from "./ifthenpay.ts";
 import { type Credentials, isProvider, resolveCredentials } from "./integrations.ts";
-import { type Notification, reconcileInTransaction } from "./reconcile.ts";
+import { type Delivery, malformed, type Received, upstream } from "./provider.ts";
+import { reconcileInTransaction } from "./reconcile.ts";
+import { providerOf } from "./registry.ts";
 import { nowOf, paymentsState } from "./state.ts";
-import { findStripeAttempt, parseStripeEvent, readStripeEvent, verifyStripeSignature } from "./stripe.ts";
 import { EVENT_OUTCOMES, type Provider } from "./tables.ts";
 
 // Provider notifications arrive at two pairs of `webhook` operations (declared in routes.ts):
@@ -41,24 +24,13 @@ import { EVENT_OUTCOMES, type Provider } from "./tables.ts";
 // `prepare`, before the executor takes any tenant; the tenant the notification is about (for `_`,
 // found from the payment) is then written in the executor's transaction. A store's own webhook
 // secret lives in its file, so verifying with it reads that file; nothing is written before the
-// proof holds.
+// proof holds. What differs between providers (the proof, what a notification says, how to find
+// its payment) is each provider's `verifyNotification` and `parseNotification` (provider.ts).
 // Logs name the provider, org, event id and outcome (the request's line adds route and status);
 // never query strings (the Ifthenpay key travels there), bodies or secret-bearing headers.
 
 const MAX_WEBHOOK_BYTES = 256 * 1024;
 const FORWARDED_HEADERS = ["content-type", "stripe-signature", "authorization", "x-forwarded-for"];
-
-/** What a webhook operation was sent, as the executor hands it over. */
-export interface Delivery {
-  method: "GET" | "POST";
-  provider: string;
-  /** The organization the path (ingress) or the `org` query parameter (API) names. */
-  org: string | undefined;
-  /** The provider's parameters in the query (Ifthenpay's callback), as declared. */
-  query: Record<string, string | undefined>;
-  headers: Headers;
-  body: Uint8Array;
-}
 
 export const WebhookAnswer = named(
   "PaymentWebhookAnswer",
@@ -99,18 +71,12 @@ export const WEBHOOK_ERRORS: ErrorCode[] = [
   "UPSTREAM_UNAVAILABLE",
 ];
 
-/** What `prepare` hands on: an answer that needs no tenant, or what the notification means for one. */
-export type Verified =
-  | { kind: "answer"; answer: Answer }
-  /** Verified, and about nothing this service records (no route, an Easypay notice not confirmed). */
-  | { kind: "ignored"; provider: Provider; org: string; eventId?: string; reason: string }
-  | { kind: "notification"; org: string; notification: Notification };
+/**
+ * What `prepare` hands on: an answer that needs no tenant, or what a verified notification means
+ * (about nothing this service records: no route, an Easypay notice not confirmed; or for a store).
+ */
+export type Verified = { kind: "answer"; answer: Answer } | Received;
 
-const signatureInvalid = () =>
-  new ApiError("WEBHOOK_SIGNATURE_INVALID", "The notification's proof is invalid");
-const malformed = (message: string) => new ApiError("VALIDATION_ERROR", message);
-const upstream = (message: string) =>
-  new ApiError("UPSTREAM_UNAVAILABLE", message, undefined, { "retry-after": "30" });
 const disabled = () =>
   new ApiError("WEBHOOKS_DISABLED", "Payment webhooks are disabled: CHECKOUT_API_SECRET is not set");
 
@@ -129,9 +95,9 @@ function checkSize(d: Delivery): void {
     throw new ApiError("PAYLOAD_TOO_LARGE", `Notification bodies are limited to ${MAX_WEBHOOK_BYTES} bytes`);
 }
 
-/** A GET that carries a callback (Ifthenpay's, with its `key`) rather than asking for readiness. */
+/** A GET that carries a callback (the provider says: Ifthenpay's, by its `key`) rather than asking for readiness. */
 const isCallback = (d: Delivery) =>
-  d.method !== "GET" || (d.provider === "ifthenpay" && d.query.key !== undefined);
+  d.method !== "GET" || (isProvider(d.provider) && providerOf(d.provider).notifiesByGet?.(d.query) === true);
 
 const readiness = (d: Delivery): Verified => ({
   kind: "answer",
@@ -158,213 +124,16 @@ function credentials(ctx: AppContext, org: string, provider: Provider): Credenti
   }
 }
 
-/** The Ifthenpay callback's parameters: the query (GET), or a form or JSON body (POST); never `org`. */
-function ifthenpayParams(d: Delivery): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(d.query)) if (value !== undefined) params[key] = value;
-  if (d.method === "GET" || d.body.length === 0) return params;
-  const text = Buffer.from(d.body).toString("utf8");
-  const type = d.headers.get("content-type") ?? "";
-  if (/json/i.test(type)) {
-    // Checked before the key is compared: `String` of a deeply nested array recurses.
-    checkJsonDepth(text);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw malformed("The callback body is not valid JSON");
-    }
-    if (value && typeof value === "object") {
-      for (const [key, v] of Object.entries(value)) if (key !== "org" && v !== null) params[key] = String(v);
-    }
-  } else {
-    for (const [key, value] of new URLSearchParams(text)) if (key !== "org") params[key] = value;
-  }
-  return params;
-}
-
 /**
  * Verifies a notification's proof with the credentials that apply to `org` (shared by the ingress and
- * the API). Stripe's and Ifthenpay's proofs are looked for before any credentials are read.
+ * the API). A provider looks for its proof before any credentials are read (Stripe's, Ifthenpay's).
  */
 function verifyProof(ctx: AppContext, provider: Provider, org: string, d: Delivery): Credentials {
-  if (provider === "stripe") {
-    const header = d.headers.get("stripe-signature");
-    if (!header) throw signatureInvalid();
-    const creds = credentials(ctx, org, provider);
-    if (!verifyStripeSignature(header, d.body, String(creds.fields.webhookSecret), nowOf(ctx)))
-      throw signatureInvalid();
-    return creds;
-  }
-  if (provider === "ifthenpay") {
-    const key = ifthenpayParams(d).key;
-    if (key === undefined) throw signatureInvalid();
-    const creds = credentials(ctx, org, provider);
-    if (!sameSecret(key, String(creds.fields.antiPhishingKey))) throw signatureInvalid();
-    return creds;
-  }
-  const creds = credentials(ctx, org, provider);
-  const secret = creds.fields.webhookSecret;
-  if (secret !== undefined && !easypayBasicAuthValid(d.headers.get("authorization"), String(secret))) {
-    throw signatureInvalid();
-  }
-  return creds;
+  return providerOf(provider).verifyNotification(d, () => credentials(ctx, org, provider), nowOf(ctx));
 }
 
-const sha256 = (body: Uint8Array) => createHash("sha256").update(body).digest("hex");
-
-const noRoute = (provider: Provider, eventId?: string): Verified => ({
-  kind: "ignored",
-  provider,
-  org: "_",
-  eventId,
-  reason: "no_route",
-});
-
-function receiveStripe(ctx: AppContext, org: string, creds: Credentials, body: Uint8Array): Verified {
-  const event = parseStripeEvent(body);
-  if (!event) throw malformed("The event has no id, type or data.object");
-  const reading = readStripeEvent(event);
-  const target =
-    org === "_" ? routeOf(ctx, "stripe", [reading.attemptId, reading.objectId, reading.paymentIntent]) : org;
-  if (!target) return noRoute("stripe", event.id);
-  return {
-    kind: "notification",
-    org: target,
-    notification: {
-      provider: "stripe",
-      eventId: event.id,
-      kind: event.type,
-      payloadSha256: sha256(body),
-      source: creds.source,
-      find: (tenant) => findStripeAttempt(tenant, reading),
-      orgId: reading.orgId,
-      ref2: reading.ref2 ?? (reading.objectId?.startsWith("pi_") ? reading.objectId : undefined),
-      outcome: reading.outcome,
-    },
-  };
-}
-
-function receiveIfthenpay(ctx: AppContext, org: string, creds: Credentials, d: Delivery): Verified {
-  const callback = callbackFields(ifthenpayParams(d));
-  if (!callback.orderId || !callback.amount) throw malformed("The callback needs orderId and amount");
-  if (parseEuroAmount(callback.amount) === null)
-    throw malformed("The callback's amount is not a decimal amount");
-  const target = org === "_" ? routeOf(ctx, "ifthenpay", [callback.orderId]) : org;
-  const eventId = ifthenpayEventId(callback);
-  if (!target) return noRoute("ifthenpay", eventId);
-  const orderId = callback.orderId;
-  return {
-    kind: "notification",
-    org: target,
-    notification: {
-      provider: "ifthenpay",
-      eventId,
-      kind: callback.entity !== undefined || callback.reference !== undefined ? "multibanco" : "mbway",
-      // The callback's fields without the key (it is a secret; its hash is not kept either).
-      payloadSha256: sha256(Buffer.from(JSON.stringify({ ...callback, key: undefined }))),
-      source: creds.source,
-      find: (tenant) => attemptByRef2(tenant, "ifthenpay", orderId),
-      outcome: (attempt) => readIfthenpayCallback(callback, attempt),
-      instructions: callback.paymentDatetime ? { paidAt: callback.paymentDatetime } : undefined,
-    },
-  };
-}
-
-/** Easypay's API answered that the resource is not there (401) or could not be asked (503). */
-function fetchFailure(error: unknown): never {
-  if (error instanceof ProviderError) {
-    if (error.status === 404 || error.status === 403) throw signatureInvalid();
-    throw upstream("Easypay's API is unavailable");
-  }
-  throw error;
-}
-
-const CONFIRMED_BY_FETCH = new Set(["capture", "authorisation", "void", "chargeback"]);
-
-/** What an Easypay notice means once Easypay's API confirmed it: read from the store's file, asked over the network. */
-async function receiveEasypay(
-  ctx: AppContext,
-  org: string,
-  creds: Credentials,
-  body: Uint8Array,
-): Promise<Verified> {
-  const note = parseEasypayNotification(body);
-  if (!note) throw malformed("The notification has no id or type");
-  const target = org === "_" ? routeOf(ctx, "easypay", [note.key, note.id]) : org;
-  if (!target) return noRoute("easypay");
-  const base = {
-    provider: "easypay" as const,
-    kind: note.type,
-    payloadSha256: sha256(body),
-    source: creds.source,
-  };
-  const notification = (
-    eventId: string,
-    attemptId: string | null,
-    outcome: Notification["outcome"],
-  ): Verified => ({
-    kind: "notification",
-    org: target,
-    notification: {
-      ...base,
-      eventId,
-      find: (tenant) => (attemptId ? findAttempt(tenant, attemptId) : null),
-      outcome,
-    },
-  });
-  const notRecorded = (reason: string): Verified => ({
-    kind: "ignored",
-    provider: "easypay",
-    org: target,
-    reason,
-  });
-  // Network calls happen here, before any transaction.
-  return ctx.tenants.with(target, async (tenant: TenantDb): Promise<Verified> => {
-    if (CONFIRMED_BY_FETCH.has(note.type)) {
-      const byKey = note.key ? findAttempt(tenant, note.key) : null;
-      const attempt: AttemptRow | null =
-        byKey?.provider === "easypay" ? byKey : attemptByRef(tenant, "easypay", note.id);
-      if (!attempt?.provider_ref) return notRecorded("unknown_order");
-      if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
-      if (note.type === "chargeback" && note.status !== "success") return notRecorded("not_confirmed");
-      const single = await fetchSingle(ctx, creds.fields, attempt.provider_ref).catch(fetchFailure);
-      const eventId = `${note.type}:${note.id}:${single.payment_status}`;
-      if (note.type === "chargeback") return notification(eventId, attempt.id, { kind: "CHARGEBACK" });
-      const outcome = singleOutcome(single, attempt);
-      // A forged or early notice must never use up the id the real capture arrives under.
-      if (!outcome) return notRecorded("not_confirmed");
-      return notification(eventId, attempt.id, outcome);
-    }
-    if (note.type === "refund") {
-      const refund = tenant.sqlite
-        .query("SELECT id, attempt_id, amount FROM payment_refunds WHERE provider_refund_id = ?")
-        .get(note.id) as { id: string; attempt_id: string; amount: number } | null;
-      if (!refund) return notRecorded("unknown_refund");
-      const attempt = findAttempt(tenant, refund.attempt_id)!;
-      if (attempt.credential_source !== creds.source) return notRecorded("credential_source_mismatch");
-      const fetched = await fetchRefund(ctx, creds.fields, note.id).catch(fetchFailure);
-      const status = refundStatusOf(fetched.status);
-      return notification(`refund:${note.id}:${fetched.status}`, attempt.id, {
-        kind: "REFUND_SYNC",
-        refunds: [{ providerRefundId: note.id, refundId: refund.id, amount: refund.amount, status }],
-      });
-    }
-    return notification(`${note.type}:${note.id}`, null, { kind: "IGNORED", reason: "unhandled_kind" });
-  });
-}
-
-function receive(
-  ctx: AppContext,
-  provider: Provider,
-  org: string,
-  creds: Credentials,
-  d: Delivery,
-): Verified | Promise<Verified> {
-  if (provider === "stripe") return receiveStripe(ctx, org, creds, d.body);
-  if (provider === "ifthenpay") return receiveIfthenpay(ctx, org, creds, d);
-  return receiveEasypay(ctx, org, creds, d.body);
-}
+const receive = (ctx: AppContext, provider: Provider, org: string, creds: Credentials, d: Delivery) =>
+  providerOf(provider).parseNotification(ctx, org, creds, d);
 
 /** The API route, in order: readiness, shared secret, provider, org, size, proof; then what the notification means. */
 export async function verifyApiDelivery(ctx: AppContext, d: Delivery): Promise<Verified> {
