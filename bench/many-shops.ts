@@ -376,6 +376,9 @@ try {
       loads.idle,
       `< ${TARGETS.loadMb}`,
     ],
+    // The peaks grow with the rate the load ran at (bench/README.md, many-shops): read them with it.
+    [`catalog load on one shop, req/s`, loads.loads.catalog!.rps, undefined, ""],
+    [`cart load on one shop, req/s`, loads.loads.cart!.rps, undefined, ""],
     [`cold acquire in process, p50 ms (floor: open + pragmas)`, open.acquireP50Ms, open.openPragmasP50Ms, ""],
   ];
   console.log(
