@@ -2,6 +2,7 @@ import { agentGrantedOperations, agentsModule } from "./agents/module.ts";
 import { authModule } from "./auth/module.ts";
 import { cartModule } from "./cart/module.ts";
 import { catalogModule } from "./catalog/module.ts";
+import { checkoutModule } from "./checkout/module.ts";
 import type { Module } from "./core/module.ts";
 import { customersModule } from "./customers/module.ts";
 import { dashboardModule } from "./dashboard/module.ts";
@@ -39,6 +40,8 @@ export const modules: readonly Module[] = [
   createMcpModule({ grantedOperations: agentGrantedOperations, challenge: mcpChallenge }),
   // MCP clients sign in with OAuth: their tokens stand for agents (the agents module's grants).
   oauthModule,
+  // Checkout sessions: a cart, a buyer and the choices an agentic-commerce protocol makes.
+  checkoutModule,
   // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
   dashboardModule,
 ];

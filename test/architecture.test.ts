@@ -22,6 +22,7 @@ const DOMAINS = [
   "agents",
   "mcp",
   "oauth",
+  "checkout",
 ] as const;
 // Beneath them, importing no domain: operations, errors, schemas, storage, helpers, settings.
 const FOUNDATION_DIRS = ["core", "db", "lib"];

@@ -107,7 +107,7 @@ function cartToWrite(tenant: TenantDb, cartId: string): CartInWrite {
   return { cart: activeCart(tenant, cartId), lines: loadLines(tenant, cartId) };
 }
 
-type CartColumn = "coupon_code" | "shipping_method_id" | "shipping_address" | "billing_address";
+type CartColumn = "coupon_code" | "shipping_method_id" | "shipping_address" | "billing_address" | "email";
 
 /** Sets `updated_at` (and `column`, when given) in the file and in `cart`. */
 function updateCart(tenant: TenantDb, cart: CartRow, column?: CartColumn, value: string | null = null) {
@@ -612,6 +612,13 @@ export function removeItem(tenant: TenantDb, cartId: string, itemId: string) {
   tenant.sqlite.query("DELETE FROM cart_items WHERE id = ?").run(itemId);
   written.lines.splice(index, 1);
   updateCart(tenant, written.cart);
+  return writtenCart(tenant, written);
+}
+
+/** Sets the buyer's email (lower case) on an active cart: what place-order uses when its body names none. */
+export function setCartEmail(tenant: TenantDb, cartId: string, email: string) {
+  const written = cartToWrite(tenant, cartId);
+  updateCart(tenant, written.cart, "email", email.toLowerCase());
   return writtenCart(tenant, written);
 }
 

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../auth/crypto.ts";
 import { countCouponUse } from "../cart/coupons.ts";
-import { completeCart, loadPricedCart } from "../cart/service.ts";
+import { completeCart, loadPricedCart, readPricedCart } from "../cart/service.ts";
 import { takeStock, unitsOnHand } from "../catalog/inventory.ts";
 import { ApiError } from "../core/errors.ts";
 import { recordEvent } from "../core/events.ts";
@@ -101,33 +101,82 @@ function checkPlaceable(
   customer: SignedInCustomer | null,
   payments: CheckoutPayments,
 ): Checkout {
-  assertItemsPlaceable(state);
-  const email = (input.email ?? state.cart.email ?? customer?.email)?.toLowerCase();
-  if (!email) throw refuse("An email is required: send it in the body or set it on the cart", "/body/email");
+  const { checkout, problems } = reviewCheckout(write, state, input, customer, payments);
+  if (problems[0]) throw problems[0];
+  return checkout;
+}
+
+/**
+ * Everything that stops a cart from being placed, in the order place-order refuses them (it
+ * answers the first): what a checkout session shows as its messages, so that "ready" means exactly
+ * what place-order accepts. Empty when the cart can be placed now.
+ */
+export function placeableProblems(
+  write: PaymentWrite,
+  cartId: string,
+  input: PlaceOrderInput,
+  customer: SignedInCustomer | null,
+  payments: CheckoutPayments = manualPayments,
+): ApiError[] {
+  const state = loadPricedCart(write.tenant, cartId);
+  if (state.cart.status !== "active")
+    return [new ApiError("CONFLICT", "The cart is completed: its order was placed")];
+  return reviewCheckout(write, state, input, customer, payments).problems;
+}
+
+/** Each precondition checked, its refusal kept (a check that needs an earlier one's answer is skipped when it failed). */
+function reviewCheckout(
+  write: PaymentWrite,
+  state: CartToPlace,
+  input: PlaceOrderInput,
+  customer: SignedInCustomer | null,
+  payments: CheckoutPayments,
+): { checkout: Checkout; problems: ApiError[] } {
+  const problems = itemProblems(state);
+  const email = (input.email ?? state.cart.email ?? customer?.email)?.toLowerCase() ?? "";
+  if (!email)
+    problems.push(refuse("An email is required: send it in the body or set it on the cart", "/body/email"));
   const needsShipping = state.lines.some((l) => l.product!.requiresShipping);
   if (needsShipping && !state.shippingAddress)
-    throw refuse("A shipping address is required", "/shippingAddress");
+    problems.push(refuse("A shipping address is required", "/shippingAddress"));
   if (needsShipping && !state.shippingMethod)
-    throw refuse("A shipping method is required", "/shippingMethod");
-  const method = chosenPaymentMethod(write, state, input.paymentMethodId, payments);
+    problems.push(refuse("A shipping method is required", "/shippingMethod"));
   const phone = input.phone ?? state.billingAddress?.phone ?? state.shippingAddress?.phone ?? null;
-  if (method?.requires.includes("phone") && !phone) {
-    throw refuse(`${method.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
-  }
-  if (input.returnUrl !== undefined) assertShopReturnUrl(write.ctx, write.tenant, input.returnUrl);
-  return { email, phone, method };
+  let method: PaymentMethodOffer | null = null;
+  const kept = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      problems.push(error);
+    }
+  };
+  kept(() => {
+    method = chosenPaymentMethod(write, state, input.paymentMethodId, payments);
+    const chosen = method as PaymentMethodOffer | null;
+    if (chosen?.requires.includes("phone") && !phone) {
+      throw refuse(`${chosen.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
+    }
+  });
+  if (input.returnUrl !== undefined)
+    kept(() => assertShopReturnUrl(write.ctx, write.tenant, input.returnUrl!));
+  return { checkout: { email, phone, method }, problems };
 }
 
 /** The cart has items, all still sold, and its coupon still applies. */
-function assertItemsPlaceable(state: CartToPlace): void {
-  if (state.lines.length === 0) throw refuse("The cart has no items");
-  const unavailable = state.lines.find((l) => l.product!.status !== "active");
-  if (unavailable) throw refuse(`An item is no longer available (${unavailable.id})`, "/items");
+function itemProblems(state: CartToPlace): ApiError[] {
+  if (state.lines.length === 0) return [refuse("The cart has no items")];
+  const problems = state.lines
+    .filter((l) => l.product!.status !== "active")
+    .map((l) => refuse(`An item is no longer available (${l.id})`, "/items"));
   if (state.couponDropped) {
-    throw new ApiError("COUPON_INVALID", `The coupon cannot be used: ${state.couponDropped}`, [
-      { path: "/coupon", message: state.couponDropped },
-    ]);
+    problems.push(
+      new ApiError("COUPON_INVALID", `The coupon cannot be used: ${state.couponDropped}`, [
+        { path: "/coupon", message: state.couponDropped },
+      ]),
+    );
   }
+  return problems;
 }
 
 /** The offered method the body names; null when nothing is offered, else a 422 listing what is. */
