@@ -118,7 +118,8 @@ export function placeableProblems(
   customer: SignedInCustomer | null,
   payments: CheckoutPayments = manualPayments,
 ): ApiError[] {
-  const state = loadPricedCart(write.tenant, cartId);
+  // Read only: a session's read writes nothing (place-order persists what pricing corrected).
+  const state = readPricedCart(write.tenant, cartId);
   if (state.cart.status !== "active")
     return [new ApiError("CONFLICT", "The cart is completed: its order was placed")];
   return reviewCheckout(write, state, input, customer, payments).problems;
