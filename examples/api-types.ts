@@ -1870,6 +1870,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/checkout-sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a checkout session
+     * @description A new cart with the lines, plus the buyer and the choices given. The answer says whether it is `ready` to complete, or `open` with the `problems` to fix, and the shipping and payment methods to choose from.
+     */
+    post: operations["openCheckoutSession"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/checkout-sessions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a checkout session
+     * @description Fresh status, totals and problems. Another caller's session is a 404.
+     */
+    get: operations["getCheckoutSession"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a checkout session
+     * @description Applies the parts given; `lines` replace all lines. A completed, canceled or expired session is a 409.
+     */
+    patch: operations["updateCheckoutSession"];
+    trace?: never;
+  };
+  "/v1/checkout-sessions/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a checkout session
+     * @description Its cart stays unused; canceling a canceled session answers it again. A completed one is a 409.
+     */
+    post: operations["cancelCheckoutSession"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/checkout-sessions/{id}/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Complete a checkout session: place its order
+     * @description Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`.
+     */
+    post: operations["completeCheckoutSession"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "order.placed": {
@@ -3102,6 +3186,44 @@ export interface components {
       description: string;
       status: "pending" | "active" | "denied" | "revoked";
       expiresAt: string | null;
+    };
+    CheckoutSession: {
+      id: string;
+      /** @description `ready`: completing it places the order now; `open`: `problems` says what is missing */
+      status: "open" | "ready" | "completed" | "canceled" | "expired";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      expiresAt: string;
+      cart: components["schemas"]["Cart"];
+      buyer: {
+        email: string | null;
+        firstName: string | null;
+        lastName: string | null;
+        phone: string | null;
+      };
+      paymentMethodId: string | null;
+      problems: {
+        /** @description What place-order would answer (`UNPROCESSABLE`, `COUPON_INVALID`, …) */
+        code: string;
+        /** @description The part of the session to change */
+        field:
+          | "lines"
+          | "coupon"
+          | "buyer.email"
+          | "buyer.phone"
+          | "shippingAddress"
+          | "shippingMethod"
+          | "paymentMethod"
+          | "session";
+        message: string;
+      }[];
+      /** @description Those serving the cart's address */
+      shippingMethods: components["schemas"]["CartShippingMethod"][];
+      /** @description Those offered for the cart's total */
+      paymentMethods: components["schemas"]["PaymentMethod"][];
+      order: components["schemas"]["Order"] | null;
     };
     Error: {
       /** @description Human-readable message */
@@ -9020,6 +9142,298 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  openCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description All the lines: replaces the cart's (a variant already there keeps its line) */
+          lines?: {
+            /** @description Id (`var_…`) */
+            variantId?: string;
+            /** @description Id (`prod_…`) */
+            productId?: string;
+            quantity: number;
+          }[];
+          buyer?: {
+            /** Format: email */
+            email?: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description For payment methods that need one (MB WAY) */
+            phone?: string;
+          };
+          shippingAddress?: {
+            firstName: string;
+            lastName: string;
+            company?: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            postalCode?: string;
+            region?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            phone?: string;
+          };
+          billingAddress?: {
+            firstName: string;
+            lastName: string;
+            company?: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            postalCode?: string;
+            region?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            phone?: string;
+          };
+          /** @description Id (`shp_…`) */
+          shippingMethodId?: string;
+          /** @description One of `paymentMethods[].id` */
+          paymentMethodId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id (`chk_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  updateCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`chk_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description All the lines: replaces the cart's (a variant already there keeps its line) */
+          lines?: {
+            /** @description Id (`var_…`) */
+            variantId?: string;
+            /** @description Id (`prod_…`) */
+            productId?: string;
+            quantity: number;
+          }[];
+          buyer?: {
+            /** Format: email */
+            email?: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description For payment methods that need one (MB WAY) */
+            phone?: string;
+          };
+          shippingAddress?: {
+            firstName: string;
+            lastName: string;
+            company?: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            postalCode?: string;
+            region?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            phone?: string;
+          };
+          billingAddress?: {
+            firstName: string;
+            lastName: string;
+            company?: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            postalCode?: string;
+            region?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            phone?: string;
+          };
+          /** @description Id (`shp_…`) */
+          shippingMethodId?: string;
+          /** @description One of `paymentMethods[].id` */
+          paymentMethodId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  cancelCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`chk_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  completeCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`chk_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"] & {
+              /** @description Lets a guest read the order: GET /v1/orders/{id}?token= */
+              accessToken: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      422: components["responses"]["CouponInvalidOrUnprocessable"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

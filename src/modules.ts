@@ -2,7 +2,7 @@ import { agentGrantedOperations, agentsModule } from "./agents/module.ts";
 import { authModule } from "./auth/module.ts";
 import { cartModule } from "./cart/module.ts";
 import { catalogModule } from "./catalog/module.ts";
-import { checkoutModule } from "./checkout/module.ts";
+import { createCheckoutModule } from "./checkout/module.ts";
 import type { Module } from "./core/module.ts";
 import { customersModule } from "./customers/module.ts";
 import { dashboardModule } from "./dashboard/module.ts";
@@ -15,6 +15,7 @@ import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { setupModule } from "./setup/module.ts";
 import { systemModule } from "./system/module.ts";
+import { createUcpModule } from "./ucp/module.ts";
 import { webhooksModule } from "./webhooks/module.ts";
 
 /**
@@ -41,7 +42,9 @@ export const modules: readonly Module[] = [
   // MCP clients sign in with OAuth: their tokens stand for agents (the agents module's grants).
   oauthModule,
   // Checkout sessions: a cart, a buyer and the choices an agentic-commerce protocol makes.
-  checkoutModule,
+  createCheckoutModule(checkoutPayments),
+  // UCP on each shop's host: a translation of checkout sessions.
+  createUcpModule(checkoutPayments),
   // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
   dashboardModule,
 ];

@@ -23,6 +23,7 @@ const DOMAINS = [
   "mcp",
   "oauth",
   "checkout",
+  "ucp",
 ] as const;
 // Beneath them, importing no domain: operations, errors, schemas, storage, helpers, settings.
 const FOUNDATION_DIRS = ["core", "db", "lib"];

@@ -83,7 +83,7 @@ export const Cart = named(
   }),
 );
 
-const CartLineInput = Type.Object(
+export const CartLineInput = Type.Object(
   {
     variantId: Type.Optional(Id("var")),
     productId: Type.Optional(Id("prod")),

@@ -15,6 +15,7 @@ import { getStore } from "../catalog/store-settings.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 import type { CheckoutPayments, PaymentWrite } from "../orders/checkout-payments.ts";
 import { placeableProblems, placeOrder } from "../orders/place-order.ts";
 import { orderView } from "../orders/view.ts";
@@ -259,7 +260,7 @@ export function readSession(
   return {
     id: row.id,
     status: statusOf(write, row, problems),
-    expiresAt: row.expires_at,
+    expiresAt: iso(row.expires_at),
     cart,
     buyer: {
       email: cart.email,

@@ -6,7 +6,7 @@ import { type EventType, findEvent, type StoredEvent } from "../core/events.ts";
 import type { EventWork } from "../core/module.ts";
 import { type Job, RetryAt } from "../core/outbox.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
-import { orderLinkToken } from "../orders/link-token.ts";
+import { orderPageLink } from "../orders/link-token.ts";
 import { orderView } from "../orders/view.ts";
 import { createMailer, isPermanentFailure, type Mailer, type MailMessage } from "./mailer.ts";
 import type { OrderView } from "./order-summary.ts";
@@ -118,13 +118,8 @@ function shopRecipients(ctx: AppContext, tenant: TenantDb, store: Store): string
 }
 
 /** The storefront's page of the order with a token that opens it, or null when the shop has none. */
-function orderUrl(ctx: AppContext, tenant: TenantDb, store: Store, orderId: string): string | null {
-  if (!store.orderPageUrl) return null;
-  const url = new URL(store.orderPageUrl);
-  url.searchParams.set("order", orderId);
-  url.searchParams.set("token", orderLinkToken(ctx, tenant.orgId, orderId));
-  return url.toString();
-}
+const orderUrl = (ctx: AppContext, tenant: TenantDb, store: Store, orderId: string): string | null =>
+  orderPageLink(ctx, tenant.orgId, store.orderPageUrl, orderId);
 
 type Composed = Omit<MailMessage, "id">;
 

@@ -64,6 +64,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Admin: events and webhooks":
     "What happened in the store (events, kept 30 days), and the merchant's endpoints that receive them as " +
     "signed webhooks: their secrets, test pings and each delivery's attempts.",
+  "Checkout sessions":
+    "A checkout as an agent drives it: one cart plus the buyer and the shipping and payment choices, whose " +
+    "status says whether completing it places the order now and, if not, what is missing. The agentic " +
+    "commerce protocols translate these; a session belongs to the caller that opened it.",
   "Payment webhooks":
     "Where payment providers notify the service: the ingress whose URL merchants paste into the provider's " +
     "dashboard, and the API route it forwards to with the shared secret. Never offered to agents.",

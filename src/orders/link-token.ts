@@ -35,3 +35,15 @@ export function orderLinkTokenMatches(
   }
   return matches;
 }
+
+/**
+ * The storefront's page of an order (the store's `orderPageUrl`) with `order` and a link token that
+ * opens it; null when the shop has no such page.
+ */
+export function orderPageLink(ctx: AppContext, orgId: string, orderPageUrl: string | null, orderId: string) {
+  if (!orderPageUrl) return null;
+  const url = new URL(orderPageUrl);
+  url.searchParams.set("order", orderId);
+  url.searchParams.set("token", orderLinkToken(ctx, orgId, orderId));
+  return url.toString();
+}

@@ -119,6 +119,10 @@ interface Fixtures {
   cartForRemoveItem: { id: string; itemId: string };
   cartWithCoupon: string;
   cartToPlace: string;
+  /** Checkout sessions of the test key: one with a line, one ready to complete, one to cancel. */
+  sessionId: string;
+  sessionToComplete: string;
+  sessionToCancel: string;
   customer: { id: string; email: string; token: string; tokenToSignOut: string };
   /** Placed by the signed-in customer, from a cart its session owned. */
   ownedOrderId: string;
@@ -303,6 +307,18 @@ beforeAll(async () => {
   const cartWithCoupon = await run("createCart", admin, { items: [{ variantId, quantity: 1 }] });
   await run("applyCartCoupon", admin, { id: cartWithCoupon.id, code: "WELCOME10" });
   const cartToPlace = await readyCart(admin, shipping.id, variantId);
+  const readySession = {
+    lines: [{ variantId, quantity: 1 }],
+    buyer: { email: "buyer@example.com" },
+    shippingAddress: PT_ADDRESS,
+    shippingMethodId: shipping.id,
+    paymentMethodId: "manual_bank_transfer",
+  };
+  const [session, sessionToComplete, sessionToCancel] = await Promise.all([
+    run("openCheckoutSession", admin, { lines: [{ variantId, quantity: 1 }] }),
+    run("openCheckoutSession", admin, readySession),
+    run("openCheckoutSession", admin, readySession),
+  ]);
 
   const account = await run("signUpCustomer", admin, {
     email: "ana@example.com",
@@ -378,6 +394,9 @@ beforeAll(async () => {
     cartForRemoveItem: { id: cartForRemoveItem.id, itemId: cartForRemoveItem.items[0].id },
     cartWithCoupon: cartWithCoupon.id,
     cartToPlace: cartToPlace.id,
+    sessionId: session.id,
+    sessionToComplete: sessionToComplete.id,
+    sessionToCancel: sessionToCancel.id,
     customer: {
       id: account.customer.id,
       email: "ana@example.com",
@@ -548,6 +567,11 @@ const table: Record<string, () => Row> = {
   removeCartItem: () => storefront({ id: F.cartForRemoveItem.id, itemId: F.cartForRemoveItem.itemId }),
   removeCartCoupon: () => storefront({ id: F.cartWithCoupon }),
   placeOrder: () => storefront({ id: F.cartToPlace, paymentMethodId: "manual_bank_transfer" }, 201),
+  getCheckoutSession: () => storefront({ id: F.sessionId }),
+  openCheckoutSession: () => storefront({ lines: [{ variantId: F.variantId, quantity: 2 }] }, 201),
+  updateCheckoutSession: () => storefront({ id: F.sessionId, buyer: { email: "new@example.com" } }),
+  cancelCheckoutSession: () => storefront({ id: F.sessionToCancel }),
+  completeCheckoutSession: () => storefront({ id: F.sessionToComplete }),
 
   // storefront accounts
   signUpCustomer: () => storefront({ email: "rui@example.com", password: PASSWORD }, 201),

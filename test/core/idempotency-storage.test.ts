@@ -84,15 +84,15 @@ describe("idempotency records at rest", () => {
     const carts = cartCount(before, orgId);
     before.close();
 
-    // Put the file back as the schema before the last migration left it: the records with their
-    // created_at index, the last migration not yet applied.
+    // Put the file back as the schema before that migration left it: the records with their
+    // created_at index, that migration and the ones after it (checkout sessions) not yet applied.
     const sqlite = new Database(tenantFile(orgId));
-    const previous = migrations.journal.entries.length - 1;
+    const { entries } = migrations.journal;
+    const previous = entries.findIndex((e) => e.tag === "0014_idempotency_without_created_index");
     sqlite.transaction(() => {
       sqlite.run("CREATE INDEX idempotency_created_idx ON idempotency_records (created_at)");
-      sqlite.run(
-        "DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
-      );
+      sqlite.run("DROP TABLE checkout_sessions");
+      sqlite.query("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(entries[previous]!.when);
       sqlite.run(`PRAGMA user_version = ${previous}`);
     })();
     sqlite.close();
@@ -109,7 +109,7 @@ describe("idempotency records at rest", () => {
       version: file.query("PRAGMA user_version").get(),
       indexes: file.query("PRAGMA index_list(idempotency_records)").all() as { origin: string }[],
     }));
-    expect(layout.version).toEqual({ user_version: previous + 1 });
+    expect(layout.version).toEqual({ user_version: entries.length });
     expect(layout.indexes.map((i) => i.origin)).toEqual(["pk"]);
     after.close();
   });

@@ -1,0 +1,260 @@
+import type { Address } from "../cart/tables.ts";
+import type { SessionInput, SessionProblem, SessionView } from "../checkout/sessions.ts";
+
+// Translation between UCP's checkout (version below, with the fulfillment extension) and a checkout
+// session: field names, statuses, totals, messages. Nothing else: what a session is and does is
+// the checkout module's.
+
+export const UCP_VERSION = "2026-04-08";
+export const CHECKOUT = "dev.ucp.shopping.checkout";
+export const FULFILLMENT = "dev.ucp.shopping.fulfillment";
+/** The one shipping method, destination and group of a session (our cart ships to one address). */
+const METHOD_ID = "shipping";
+const DESTINATION_ID = "destination";
+const GROUP_ID = "parcel";
+
+type Json = Record<string, unknown>;
+
+/** The session's status as UCP names it. */
+const STATUS: Record<SessionView["status"], string> = {
+  open: "incomplete",
+  ready: "ready_for_complete",
+  completed: "completed",
+  canceled: "canceled",
+  expired: "canceled",
+};
+
+/** Where in the UCP checkout a problem is fixed (RFC 9535 JSONPath), and its UCP code. */
+const PROBLEM_AT: Record<SessionProblem["field"], { path: string; code: string }> = {
+  lines: { path: "$.line_items", code: "item_unavailable" },
+  coupon: { path: "$.discounts", code: "discount_code_invalid" },
+  "buyer.email": { path: "$.buyer.email", code: "missing" },
+  "buyer.phone": { path: "$.buyer.phone_number", code: "missing" },
+  shippingAddress: { path: `$.fulfillment.methods[0].destinations`, code: "missing" },
+  shippingMethod: { path: `$.fulfillment.methods[0].groups[0].selected_option_id`, code: "missing" },
+  paymentMethod: { path: "$.payment.instruments", code: "missing" },
+  session: { path: "$", code: "invalid" },
+};
+
+/** Place-order's refusals at completion that have a UCP code of their own. */
+const UCP_CODES: Record<string, string> = {
+  INSUFFICIENT_STOCK: "out_of_stock",
+  COUPON_INVALID: "discount_code_invalid",
+};
+
+/** The payment handler registry name of a shop: its host reversed (`shop.example` → `example.shop.payments`). */
+export function handlerName(host: string): string {
+  const labels = host
+    .toLowerCase()
+    .split(".")
+    .reverse()
+    .map((label) => label.replace(/[^a-z0-9_]/g, "_"))
+    .filter((label) => label !== "");
+  const first = (labels.shift() ?? "shop").replace(/_/g, "");
+  return [/^[a-z]/.test(first) ? first : `h${first}`, ...labels, "payments"].join(".");
+}
+
+const titleOf = (name: Record<string, string>, locale: string) =>
+  name[locale] ?? Object.values(name)[0] ?? "";
+
+const postalAddress = (address: Address | null): Json | null =>
+  address && {
+    first_name: address.firstName,
+    last_name: address.lastName,
+    street_address: address.line1,
+    ...(address.line2 ? { extended_address: address.line2 } : {}),
+    address_locality: address.city,
+    ...(address.region ? { address_region: address.region } : {}),
+    ...(address.postalCode ? { postal_code: address.postalCode } : {}),
+    address_country: address.country,
+    ...(address.phone ? { phone_number: address.phone } : {}),
+  };
+
+function totalsOf(cart: SessionView["cart"]): Json[] {
+  const { subtotal, discount, shipping, tax, total } = cart.totals;
+  const totals: Json[] = [{ type: "subtotal", amount: subtotal.amount }];
+  if (discount.amount > 0) totals.push({ type: "items_discount", amount: -discount.amount });
+  if (cart.shippingMethod) totals.push({ type: "fulfillment", amount: shipping.amount });
+  // Prices that include VAT have it in every amount already: a `tax` line would be added again.
+  if (!cart.pricesIncludeTax) totals.push({ type: "tax", amount: tax.amount });
+  totals.push({ type: "total", amount: total.amount });
+  return totals;
+}
+
+function lineItems(cart: SessionView["cart"], locale: string): Json[] {
+  return cart.items.map((item) => {
+    const totals: Json[] = [{ type: "subtotal", amount: item.subtotal.amount }];
+    if (item.discount.amount > 0) totals.push({ type: "items_discount", amount: -item.discount.amount });
+    totals.push({ type: "total", amount: item.total.amount });
+    return {
+      id: item.id,
+      item: {
+        id: item.variantId,
+        title: `${titleOf(item.productName, locale)} ${item.variantTitle}`.trim(),
+        price: item.unitPrice.amount,
+      },
+      quantity: item.quantity,
+      totals,
+    };
+  });
+}
+
+function fulfillmentOf(session: SessionView, locale: string): Json {
+  const { cart } = session;
+  const destination = postalAddress(cart.shippingAddress as Address | null);
+  const lineIds = cart.items.map((item) => item.id);
+  return {
+    methods: [
+      {
+        id: METHOD_ID,
+        type: "shipping",
+        line_item_ids: lineIds,
+        destinations: destination ? [{ id: DESTINATION_ID, ...destination }] : [],
+        selected_destination_id: destination ? DESTINATION_ID : null,
+        groups: [
+          {
+            id: GROUP_ID,
+            line_item_ids: lineIds,
+            options: session.shippingMethods.map((method) => ({
+              id: method.id,
+              title: titleOf(method.name, locale),
+              totals: [{ type: "fulfillment", amount: method.price.amount }],
+            })),
+            selected_option_id: cart.shippingMethod?.id ?? null,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** The payment handlers a session may be completed with: our payment methods offered for its cart. */
+export const paymentHandlers = (session: Pick<SessionView, "paymentMethods">, host: string): Json => ({
+  [handlerName(host)]: session.paymentMethods.map((method) => ({ id: method.id, version: UCP_VERSION })),
+});
+
+/** The UCP checkout of a session, as its shop (`host`, `locale`) answers it. */
+export function checkoutOf(
+  session: SessionView,
+  shop: { host: string; locale: string; orderUrl: (id: string) => string },
+): Json {
+  const { cart } = session;
+  const checkout: Json = {
+    ucp: {
+      version: UCP_VERSION,
+      capabilities: {
+        [CHECKOUT]: [{ version: UCP_VERSION }],
+        [FULFILLMENT]: [{ version: UCP_VERSION, extends: CHECKOUT }],
+      },
+      payment_handlers: paymentHandlers(session, shop.host),
+    },
+    id: session.id,
+    status: STATUS[session.status],
+    currency: cart.currency,
+    line_items: lineItems(cart, shop.locale),
+    buyer: {
+      ...(session.buyer.email ? { email: session.buyer.email } : {}),
+      ...(session.buyer.firstName ? { first_name: session.buyer.firstName } : {}),
+      ...(session.buyer.lastName ? { last_name: session.buyer.lastName } : {}),
+      ...(session.buyer.phone ? { phone_number: session.buyer.phone } : {}),
+    },
+    totals: totalsOf(cart),
+    messages: session.problems.map((problem) => ({
+      type: "error",
+      code: UCP_CODES[problem.code] ?? PROBLEM_AT[problem.field].code,
+      path: PROBLEM_AT[problem.field].path,
+      content: problem.message,
+      severity: "recoverable",
+    })),
+    links: [],
+    expires_at: session.expiresAt,
+    fulfillment: fulfillmentOf(session, shop.locale),
+  };
+  if (session.paymentMethodId) {
+    checkout.payment = {
+      instruments: [
+        { id: "instrument", handler_id: session.paymentMethodId, type: "offline", selected: true },
+      ],
+    };
+  }
+  if (session.order) {
+    checkout.order = {
+      id: session.order.id,
+      label: `#${session.order.number}`,
+      permalink_url: shop.orderUrl(session.order.id),
+    };
+  }
+  return checkout;
+}
+
+// ---------------------------------------------------------------- requests
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const obj = (value: unknown): Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+
+/** A UCP postal address as ours; fields UCP lacks are left out (validation says what is missing). */
+function addressOf(postal: Json, buyer: Json): Address {
+  const address: Record<string, unknown> = {
+    firstName: str(postal.first_name) ?? str(buyer.first_name),
+    lastName: str(postal.last_name) ?? str(buyer.last_name),
+    line1: str(postal.street_address),
+    line2: str(postal.extended_address),
+    city: str(postal.address_locality),
+    region: str(postal.address_region),
+    postalCode: str(postal.postal_code),
+    country: str(postal.address_country)?.toUpperCase(),
+    phone: str(postal.phone_number),
+  };
+  for (const key of Object.keys(address)) if (address[key] === undefined) delete address[key];
+  return address as unknown as Address;
+}
+
+/** The selected (else the first) payment instrument's handler: the payment method chosen. */
+function chosenHandler(payment: Json): string | undefined {
+  const instruments = Array.isArray(payment.instruments) ? payment.instruments.map(obj) : [];
+  const chosen = instruments.find((i) => i.selected === true) ?? instruments[0];
+  return chosen ? str(chosen.handler_id) : undefined;
+}
+
+/**
+ * A UCP create or update body as the session's parts. Shapes are checked by the session operation
+ * it is handed to (unknown ids, wrong types, missing address fields are its 4xx), so this only renames.
+ */
+export function sessionInputOf(body: Json): SessionInput {
+  const input: SessionInput = {};
+  if (Array.isArray(body.line_items)) {
+    input.lines = body.line_items.map((raw) => {
+      const line = obj(raw);
+      const id = str(obj(line.item).id) ?? "";
+      return {
+        ...(id.startsWith("prod_") ? { productId: id } : { variantId: id }),
+        quantity: line.quantity as number,
+      };
+    });
+  }
+  const buyer = obj(body.buyer);
+  if (body.buyer !== undefined) {
+    input.buyer = {};
+    if (buyer.email !== undefined) input.buyer.email = buyer.email as string;
+    if (buyer.first_name !== undefined) input.buyer.firstName = buyer.first_name as string;
+    if (buyer.last_name !== undefined) input.buyer.lastName = buyer.last_name as string;
+    if (buyer.phone_number !== undefined) input.buyer.phone = buyer.phone_number as string;
+  }
+  const method = obj(
+    Array.isArray(obj(body.fulfillment).methods)
+      ? (obj(body.fulfillment).methods as unknown[])[0]
+      : undefined,
+  );
+  const destinations = Array.isArray(method.destinations) ? method.destinations.map(obj) : [];
+  const destination =
+    destinations.find((d) => d.id !== undefined && d.id === method.selected_destination_id) ??
+    destinations[0];
+  if (destination) input.shippingAddress = addressOf(destination, buyer);
+  const group = obj(Array.isArray(method.groups) ? method.groups[0] : undefined);
+  const option = str(group.selected_option_id);
+  if (option) input.shippingMethodId = option;
+  const handler = chosenHandler(obj(body.payment));
+  if (handler) input.paymentMethodId = handler;
+  return input;
+}

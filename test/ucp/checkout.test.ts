@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { makeShop, type Shop } from "../helpers/shop.ts";
+
+// UCP's REST binding on a shop's host, driven as a platform drives it, every answer validated
+// against the published schemas (test/fixtures/ucp, the release the service speaks).
+
+const SCHEMAS = join(import.meta.dir, "../fixtures/ucp/2026-04-08/source/schemas");
+const PROFILE = 'profile="https://platform.example/.well-known/ucp"';
+const HOST = "ucp-shop.example";
+
+let t: TestApp;
+let shop: Shop;
+let validate: {
+  checkout(body: unknown): string[];
+  profile(body: unknown): string[];
+  error(body: unknown): string[];
+};
+
+/** Every schema of the release, loaded under its `$id`, and validators for what the shop answers. */
+function schemaValidators() {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : name.endsWith(".json") ? [path] : [];
+    });
+  for (const file of files(SCHEMAS)) {
+    const schema = JSON.parse(readFileSync(file, "utf8"));
+    if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  }
+  const check = (ref: string) => (body: unknown) => {
+    const fn = ajv.getSchema(ref)!;
+    return fn(body) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+  return {
+    checkout: check("https://ucp.dev/schemas/shopping/fulfillment.json#/$defs/dev.ucp.shopping.checkout"),
+    // The profile document's own $refs climb out of its folder (`../schemas/…`), which resolves only
+    // in the source tree's layout; its `ucp` member is the business schema.
+    profile: (body: unknown) =>
+      check("https://ucp.dev/schemas/ucp.json#/$defs/business_schema")((body as { ucp: unknown }).ucp),
+    error: check("https://ucp.dev/schemas/shopping/types/error_response.json"),
+  };
+}
+
+beforeAll(async () => {
+  t = makeTestApp();
+  shop = await makeShop(t, "UCP Shop", HOST);
+  await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
+  validate = schemaValidators();
+  // The validators do refuse what the schemas refuse.
+  expect(validate.checkout({ id: 1, status: "open" }).length).toBeGreaterThan(0);
+  expect(validate.profile({ ucp: { version: "today" } }).length).toBeGreaterThan(0);
+});
+afterAll(() => t.cleanup());
+
+let keys = 0;
+/** A UCP request on the shop's host, as a platform sends it. */
+async function ucp(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await t.request(path, {
+    method,
+    headers: {
+      host: HOST,
+      "ucp-agent": PROFILE,
+      "request-id": crypto.randomUUID(),
+      ...(method === "GET" ? {} : { "idempotency-key": `key-${++keys}`, "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, response };
+}
+
+const variant = () => shop.shirt.variants[0].id as string;
+const destination = {
+  id: "d1",
+  first_name: "Ana",
+  last_name: "Silva",
+  street_address: "Rua Augusta 10",
+  address_locality: "Lisboa",
+  postal_code: "1100-053",
+  address_country: "PT",
+};
+
+describe("UCP on a shop's host", () => {
+  test("the business profile names the REST service, checkout with fulfillment, and the shop's payment handlers", async () => {
+    const r = await t.request("/.well-known/ucp", { headers: { host: HOST } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toContain("max-age=");
+    const profile = (await r.json()) as { ucp: Record<string, any> };
+    expect(validate.profile(profile)).toEqual([]);
+    expect(profile.ucp.services["dev.ucp.shopping"][0]).toMatchObject({
+      transport: "rest",
+      endpoint: `http://${HOST}/ucp/v1`,
+    });
+    expect(profile.ucp.payment_handlers["example.ucp_shop.payments"]).toEqual([
+      { id: "manual_bank_transfer", version: "2026-04-08" },
+    ]);
+    const platformHost = await t.request("/.well-known/ucp");
+    expect(platformHost.status).toBe(404);
+  });
+
+  test("create → update with a destination and an option → complete with the handler: an order, each answer valid", async () => {
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: 2 }],
+      buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
+    });
+    expect(created.status).toBe(201);
+    expect(validate.checkout(created.body)).toEqual([]);
+    expect(created.body.status).toBe("incomplete");
+    expect(created.body.messages.map((m: { path: string }) => m.path)).toEqual([
+      "$.fulfillment.methods[0].destinations",
+      "$.fulfillment.methods[0].groups[0].selected_option_id",
+      "$.payment.instruments",
+    ]);
+    expect(created.body.line_items[0]).toMatchObject({ quantity: 2, item: { id: variant(), price: 1999 } });
+    const id = created.body.id;
+
+    const option = created.body.fulfillment.methods[0].groups[0].options.find(
+      (o: { id: string }) => o.id === shop.ptShipping.id,
+    );
+    expect(option).toMatchObject({ title: "Portugal" });
+    const updated = await ucp("PUT", `/ucp/v1/checkout-sessions/${id}`, {
+      line_items: [{ item: { id: variant() }, quantity: 1 }],
+      buyer: { email: "ana@example.com" },
+      fulfillment: {
+        methods: [
+          {
+            type: "shipping",
+            destinations: [destination],
+            selected_destination_id: "d1",
+            groups: [{ selected_option_id: shop.ptShipping.id }],
+          },
+        ],
+      },
+    });
+    expect(updated.status).toBe(200);
+    expect(validate.checkout(updated.body)).toEqual([]);
+    expect(updated.body.line_items[0].quantity).toBe(1);
+    expect(updated.body.messages.map((m: { path: string }) => m.path)).toEqual(["$.payment.instruments"]);
+    const types = updated.body.totals.map((x: { type: string }) => x.type);
+    expect(types).toEqual(["subtotal", "fulfillment", "total"]);
+
+    const completed = await ucp("POST", `/ucp/v1/checkout-sessions/${id}/complete`, {
+      payment: {
+        instruments: [{ id: "i1", handler_id: "manual_bank_transfer", type: "offline", selected: true }],
+      },
+    });
+    expect(completed.status).toBe(200);
+    expect(validate.checkout(completed.body)).toEqual([]);
+    expect(completed.body.status).toBe("completed");
+    expect(completed.body.order.id).toStartWith("ord_");
+    expect(completed.body.order.permalink_url).toContain(`/v1/orders/${completed.body.order.id}`);
+    const read = await ucp("GET", `/ucp/v1/checkout-sessions/${id}`);
+    expect(read.body.status).toBe("completed");
+    expect(read.body.order.id).toBe(completed.body.order.id);
+  });
+
+  test("cancel: canceled, and a later update is UCP's protocol error", async () => {
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: 1 }],
+    });
+    const canceled = await ucp("POST", `/ucp/v1/checkout-sessions/${created.body.id}/cancel`, {});
+    expect(canceled.status).toBe(200);
+    expect(validate.checkout(canceled.body)).toEqual([]);
+    expect(canceled.body.status).toBe("canceled");
+    const later = await ucp("PUT", `/ucp/v1/checkout-sessions/${created.body.id}`, {
+      line_items: [{ item: { id: variant() }, quantity: 2 }],
+    });
+    expect(later.status).toBe(409);
+    expect(later.body).toMatchObject({ code: "invalid_state", content: expect.any(String) });
+  });
+
+  test("a session of another platform, or none, is UCP's not-found business outcome", async () => {
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: 1 }],
+    });
+    const other = await ucp("GET", `/ucp/v1/checkout-sessions/${created.body.id}`, undefined, {
+      "ucp-agent": 'profile="https://other-platform.example/.well-known/ucp"',
+    });
+    expect(other.status).toBe(200);
+    expect(validate.error(other.body)).toEqual([]);
+    expect(other.body.messages[0]).toMatchObject({ code: "not_found", severity: "unrecoverable" });
+    const none = await ucp("GET", "/ucp/v1/checkout-sessions/chk_doesnotexist0000");
+    expect(none.body.ucp.status).toBe("error");
+  });
+
+  test("protocol errors: no UCP-Agent, no Idempotency-Key, a reused key with another body, bad JSON, bad input", async () => {
+    const body = { line_items: [{ item: { id: variant() }, quantity: 1 }] };
+    const noAgent = await ucp("POST", "/ucp/v1/checkout-sessions", body, { "ucp-agent": "" });
+    expect(noAgent.status).toBe(400);
+    expect(noAgent.body.code).toBe("invalid_profile_url");
+    const noKey = await t.request("/ucp/v1/checkout-sessions", {
+      method: "POST",
+      headers: { host: HOST, "ucp-agent": PROFILE, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(noKey.status).toBe(400);
+    const first = await ucp("POST", "/ucp/v1/checkout-sessions", body, { "idempotency-key": "reused-key" });
+    const replay = await ucp("POST", "/ucp/v1/checkout-sessions", body, { "idempotency-key": "reused-key" });
+    expect(replay.body.id).toBe(first.body.id);
+    const reused = await ucp(
+      "POST",
+      "/ucp/v1/checkout-sessions",
+      { line_items: [{ item: { id: variant() }, quantity: 3 }] },
+      { "idempotency-key": "reused-key" },
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_conflict");
+    const malformed = await t.request("/ucp/v1/checkout-sessions", {
+      method: "POST",
+      headers: {
+        host: HOST,
+        "ucp-agent": PROFILE,
+        "idempotency-key": "k-malformed",
+        "content-type": "application/json",
+      },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    const wrongType = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: "many" }],
+    });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.code).toBe("invalid_request");
+    const anonymous = await t.request("/ucp/v1/checkout-sessions", {
+      method: "POST",
+      headers: { "ucp-agent": PROFILE, "idempotency-key": "k-anon", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
