@@ -102,6 +102,12 @@ export function checkoutOperations(payments: CheckoutPayments) {
       params: SessionParams,
       response: CompletedSession,
       handler: (call) => completeSession(call, call.params.id, ownerOf(call.caller), payments),
+      // The provider answered after the commit (awaited work): show its reference or payment page.
+      reload: (call, completed) => {
+        const owner = ownerOf(call.caller);
+        const session = readSession(call, call.params.id, owner.protocol, owner.caller, payments);
+        return { ...session, accessToken: completed.accessToken };
+      },
     }),
   ];
 }

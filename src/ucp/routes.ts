@@ -7,7 +7,15 @@ import type { Caller, ClientInfo } from "../core/operation.ts";
 import { jsonResponse } from "../core/respond.ts";
 import type { CheckoutPayments } from "../orders/checkout-payments.ts";
 import { orderPageLink } from "../orders/link-token.ts";
-import { CHECKOUT, checkoutOf, FULFILLMENT, paymentHandlers, sessionInputOf, UCP_VERSION } from "./wire.ts";
+import {
+  CHECKOUT,
+  checkoutOf,
+  FULFILLMENT,
+  paymentHandlers,
+  sessionInputOf,
+  UCP_VERSION,
+  unsupportedHandler,
+} from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
 // and checkout sessions under /ucp/v1, each call handed to the checkout session operation it
@@ -245,11 +253,13 @@ const FIXABLE = new Set(["INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"
  */
 async function completeCall(shop: UcpShop, call: Call, id: string, body: Json): Promise<SessionView & Json> {
   const key = requiredKey(call.request);
-  const current = await shop.run(call, "getCheckoutSession", { id });
+  let session = await shop.run(call, "getCheckoutSession", { id });
   const { paymentMethodId } = sessionInputOf({ payment: body.payment });
-  if (current.status !== "completed" && paymentMethodId && paymentMethodId !== current.paymentMethodId) {
-    await shop.run(call, "updateCheckoutSession", { id, paymentMethodId }, `${key}:payment`);
+  if (session.status !== "completed" && paymentMethodId && paymentMethodId !== session.paymentMethodId) {
+    session = await shop.run(call, "updateCheckoutSession", { id, paymentMethodId }, `${key}:payment`);
   }
+  // A method no UCP handler stands for is not placed: the checkout says so (wire.ts).
+  if (unsupportedHandler(session)) return session;
   try {
     return await shop.run(call, "completeCheckoutSession", { id }, key);
   } catch (error) {

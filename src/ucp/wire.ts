@@ -40,6 +40,7 @@ const PROBLEM_AT: Record<SessionProblem["field"], { path: string; code: string }
 const UCP_CODES: Record<string, string> = {
   INSUFFICIENT_STOCK: "out_of_stock",
   COUPON_INVALID: "discount_code_invalid",
+  UNSUPPORTED_HANDLER: "payment_handler_unsupported",
 };
 
 /** The payment handler registry name of a shop: its host reversed (`shop.example` → `example.shop.payments`). */
@@ -128,10 +129,47 @@ function fulfillmentOf(session: SessionView, locale: string): Json {
   };
 }
 
-/** The payment handlers a session may be completed with: our payment methods offered for its cart. */
+/**
+ * The payment methods a UCP checkout can be completed with: those the buyer need not leave the
+ * platform for (a reference, an MB WAY request, a bank transfer). A card through the provider's
+ * payment page needs the buyer on that page, which a platform cannot hand over yet.
+ */
+export const ucpMethods = (methods: SessionView["paymentMethods"]) =>
+  methods.filter((m) => m.flow !== "redirect");
+
+/** The payment handlers a session may be completed with, under the shop's registry name. */
 export const paymentHandlers = (session: Pick<SessionView, "paymentMethods">, host: string): Json => ({
-  [handlerName(host)]: session.paymentMethods.map((method) => ({ id: method.id, version: UCP_VERSION })),
+  [handlerName(host)]: ucpMethods(session.paymentMethods).map((method) => ({
+    id: method.id,
+    version: UCP_VERSION,
+  })),
 });
+
+/** A chosen method no UCP handler stands for: the checkout cannot complete until another is chosen. */
+export function unsupportedHandler(session: SessionView): SessionProblem | null {
+  const id = session.paymentMethodId;
+  if (!id || session.order || ucpMethods(session.paymentMethods).some((m) => m.id === id)) return null;
+  return {
+    code: "UNSUPPORTED_HANDLER",
+    field: "paymentMethod",
+    message: `${id} is not a payment handler of this checkout`,
+  };
+}
+
+/** What the buyer does to pay a completed checkout's order: the reference, the MB WAY request or the instructions. */
+function paymentMessages(order: NonNullable<SessionView["order"]>, locale: string): Json[] {
+  const action = order.payment?.action;
+  const amount = (minor: number) => `${(minor / 100).toFixed(2)} ${order.currency}`;
+  let content: string | null = null;
+  if (action?.type === "reference") {
+    content = `Pay by Multibanco before ${action.expiresAt}: entity ${action.entity}, reference ${action.reference}, amount ${amount(action.amount)}.`;
+  } else if (action?.type === "push") {
+    content = `Approve the payment in the MB WAY app of ${action.phone} before ${action.expiresAt}.`;
+  } else if (action?.type === "offline") {
+    content = titleOf(action.instructions as Record<string, string>, locale) || null;
+  }
+  return content ? [{ type: "info", code: "payment_instructions", content }] : [];
+}
 
 /** The UCP checkout of a session, as its shop (`host`, `locale`) answers it. */
 export function checkoutOf(
@@ -139,6 +177,9 @@ export function checkoutOf(
   shop: { host: string; locale: string; orderUrl: (id: string) => string },
 ): Json {
   const { cart } = session;
+  const unsupported = unsupportedHandler(session);
+  const problems = unsupported ? [...session.problems, unsupported] : session.problems;
+  const status = unsupported && session.status === "ready" ? "open" : session.status;
   const checkout: Json = {
     ucp: {
       version: UCP_VERSION,
@@ -149,7 +190,7 @@ export function checkoutOf(
       payment_handlers: paymentHandlers(session, shop.host),
     },
     id: session.id,
-    status: STATUS[session.status],
+    status: STATUS[status],
     currency: cart.currency,
     line_items: lineItems(cart, shop.locale),
     buyer: {
@@ -159,13 +200,16 @@ export function checkoutOf(
       ...(session.buyer.phone ? { phone_number: session.buyer.phone } : {}),
     },
     totals: totalsOf(cart),
-    messages: session.problems.map((problem) => ({
-      type: "error",
-      code: UCP_CODES[problem.code] ?? PROBLEM_AT[problem.field].code,
-      path: PROBLEM_AT[problem.field].path,
-      content: problem.message,
-      severity: "recoverable",
-    })),
+    messages: [
+      ...problems.map((problem) => ({
+        type: "error",
+        code: UCP_CODES[problem.code] ?? PROBLEM_AT[problem.field].code,
+        path: PROBLEM_AT[problem.field].path,
+        content: problem.message,
+        severity: "recoverable",
+      })),
+      ...(session.order ? paymentMessages(session.order, shop.locale) : []),
+    ],
     links: [],
     expires_at: session.expiresAt,
     fulfillment: fulfillmentOf(session, shop.locale),

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Shop } from "../helpers/shop.ts";
+import {
+  IFTHENPAY,
+  makeWorld,
+  type PaymentsWorld,
+  providerShop,
+  putIntegration,
+  STRIPE,
+} from "../payments/helpers.ts";
+
+// UCP completions that need no card: Multibanco and MB WAY through the shop's own provider (a fake
+// Ifthenpay over HTTP), answered with what the buyer does next; a card through the provider's
+// payment page is not a UCP handler.
+
+const HOST = "ucp-pay.example";
+const PROFILE = 'profile="https://platform.example/.well-known/ucp"';
+
+let w: PaymentsWorld;
+let shop: Shop;
+let keys = 0;
+
+beforeAll(async () => {
+  w = makeWorld();
+  shop = await providerShop(w.t, "UCP Pay", HOST, { provider: "ifthenpay", fields: IFTHENPAY }, 50);
+  const stripe = await putIntegration(w.t, shop.org.key, "stripe", { fields: STRIPE });
+  expect(stripe.status).toBe(201);
+});
+afterAll(() => w.close());
+
+async function ucp(method: string, path: string, body?: unknown) {
+  const response = await w.t.request(path, {
+    method,
+    headers: {
+      host: HOST,
+      "ucp-agent": PROFILE,
+      ...(method === "GET" ? {} : { "idempotency-key": `pay-${++keys}`, "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/** A checkout ready but for its payment: a shirt, a buyer with a phone, a PT destination and option. */
+async function readyCheckout() {
+  const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+    line_items: [{ item: { id: shop.shirt.variants[0].id }, quantity: 1 }],
+    buyer: {
+      email: "ana@example.com",
+      first_name: "Ana",
+      last_name: "Silva",
+      phone_number: "+351 912 345 678",
+    },
+    fulfillment: {
+      methods: [
+        {
+          type: "shipping",
+          destinations: [
+            {
+              id: "d1",
+              street_address: "Rua Augusta 10",
+              address_locality: "Lisboa",
+              postal_code: "1100-053",
+              address_country: "PT",
+            },
+          ],
+          groups: [{ selected_option_id: shop.ptShipping.id }],
+        },
+      ],
+    },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+const instrument = (handler: string) => ({
+  payment: { instruments: [{ id: "i1", handler_id: handler, type: "offline", selected: true }] },
+});
+
+describe("UCP payments", () => {
+  test("the handlers are the shop's methods a buyer need not leave the platform for: no card page", async () => {
+    const checkout = await readyCheckout();
+    const handlers = checkout.ucp.payment_handlers["example.ucp_pay.payments"].map(
+      (h: { id: string }) => h.id,
+    );
+    expect(handlers).toContain("ifthenpay_multibanco");
+    expect(handlers).toContain("ifthenpay_mbway");
+    expect(handlers).not.toContain("stripe_card");
+  });
+
+  test("complete with Multibanco: the order awaits payment and the answer carries the entity and reference", async () => {
+    const checkout = await readyCheckout();
+    const completed = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
+      instrument("ifthenpay_multibanco"),
+    );
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe("completed");
+    const info = completed.body.messages.find((m: { code?: string }) => m.code === "payment_instructions");
+    expect(info.type).toBe("info");
+    expect(info.content).toMatch(
+      /^Pay by Multibanco before .+: entity \d+, reference [\d ]+, amount 24\.89 EUR\.$/,
+    );
+    const order = await w.t.json(`/v1/admin/orders/${completed.body.order.id}`, {
+      headers: { "x-api-key": shop.org.key },
+    });
+    expect(order.body.data).toMatchObject({ paymentStatus: "pending", payment: { method: "multibanco" } });
+    expect(info.content).toContain(order.body.data.payment.action.reference);
+  });
+
+  test("complete with MB WAY: the answer says which phone approves it", async () => {
+    const checkout = await readyCheckout();
+    const completed = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
+      instrument("ifthenpay_mbway"),
+    );
+    expect(completed.body.status).toBe("completed");
+    const info = completed.body.messages.find((m: { code?: string }) => m.code === "payment_instructions");
+    expect(info.content).toMatch(/^Approve the payment in the MB WAY app of .+ before .+\.$/);
+  });
+
+  test("a card handler is refused as a message and places nothing", async () => {
+    const checkout = await readyCheckout();
+    const answer = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
+      instrument("stripe_card"),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe("incomplete");
+    expect(answer.body.order).toBeUndefined();
+    expect(answer.body.messages).toContainEqual(
+      expect.objectContaining({ code: "payment_handler_unsupported", path: "$.payment.instruments" }),
+    );
+  });
+});
