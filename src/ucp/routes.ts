@@ -1,12 +1,12 @@
 import { getStore } from "../catalog/store-settings.ts";
 import type { SessionView } from "../checkout/sessions.ts";
-import { readRawBody } from "../core/body.ts";
+import { checkJsonDepth, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
 import { jsonResponse } from "../core/respond.ts";
 import type { CheckoutPayments } from "../orders/checkout-payments.ts";
-import { orderPageLink } from "../orders/link-token.ts";
+import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
 import {
   CHECKOUT,
   checkoutOf,
@@ -112,7 +112,7 @@ class UcpShop {
   }
 
   /** The session as UCP's checkout. */
-  checkout(call: Call, session: SessionView & { accessToken?: string }): Json {
+  checkout(call: Call, session: SessionView): Json {
     const tenant = this.service.ctx.tenants.acquire(call.caller.orgId);
     let store: ReturnType<typeof getStore>;
     try {
@@ -124,9 +124,10 @@ class UcpShop {
     return checkoutOf(session, {
       host: call.host,
       locale: store.defaultLocale,
+      // The storefront's order page, else the order on the API; both open with the order's link token.
       orderUrl: (id) =>
         orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
-        `${call.origin}/v1/orders/${id}?token=${encodeURIComponent(session.accessToken ?? "")}`,
+        `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
     });
   }
 
@@ -149,6 +150,7 @@ class UcpShop {
 async function jsonBody(request: Request, limit: number): Promise<Json> {
   const text = new TextDecoder().decode(await readRawBody(request, limit));
   if (text.trim() === "") return {};
+  checkJsonDepth(text);
   let body: unknown;
   try {
     body = JSON.parse(text);
