@@ -72,7 +72,10 @@ function protocolError(error: ApiError): UcpError {
       PAYLOAD_TOO_LARGE: "payload_too_large",
     }[error.code as string] ?? error.code.toLowerCase();
   const detail = error.details?.[0];
-  const content = detail ? `${error.message} (${detail.path}: ${detail.message})` : error.message;
+  const content =
+    detail && !error.message.includes(detail.path)
+      ? `${error.message} (${detail.path}: ${detail.message})`
+      : error.message;
   return new UcpError(error.status, code, content, error.headers);
 }
 

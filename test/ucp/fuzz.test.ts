@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { makeShop, type Shop } from "../helpers/shop.ts";
+
+// UCP bodies mangled at random (fixed seed): every answer is a 2xx or a 4xx with UCP's error body,
+// never a server error.
+
+const HOST = "ucp-fuzz.example";
+let t: TestApp;
+let shop: Shop;
+
+beforeAll(async () => {
+  t = makeTestApp();
+  shop = await makeShop(t, "UCP Fuzz", HOST);
+  await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
+});
+afterAll(() => t.cleanup());
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let r = Math.imul(a ^ (a >>> 15), 1 | a);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ODD_VALUES: unknown[] = [
+  null,
+  true,
+  -1,
+  0,
+  1.5,
+  1e308,
+  "",
+  "x".repeat(3000),
+  "var_x",
+  "🙂",
+  [],
+  {},
+  [1, 2],
+  { a: {} },
+];
+
+/** A copy of `value` with one member, somewhere inside, replaced by an odd value, removed or added. */
+function mangle(value: unknown, next: () => number): unknown {
+  if (value === null || typeof value !== "object") return ODD_VALUES[Math.floor(next() * ODD_VALUES.length)];
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
+    ? [...value]
+    : { ...(value as object) };
+  const keys = Object.keys(copy);
+  const roll = next();
+  if (keys.length === 0 || roll < 0.1) {
+    (copy as Record<string, unknown>)[`extra${Math.floor(next() * 3)}`] =
+      ODD_VALUES[Math.floor(next() * ODD_VALUES.length)];
+    return copy;
+  }
+  const key = keys[Math.floor(next() * keys.length)]!;
+  if (roll < 0.2) delete (copy as Record<string, unknown>)[key];
+  else (copy as Record<string, unknown>)[key] = mangle((copy as Record<string, unknown>)[key], next);
+  return copy;
+}
+
+test("300 mangled create, update and complete bodies: no server error, every refusal in UCP's shape", async () => {
+  const next = random(20261127);
+  const valid = () => ({
+    line_items: [{ item: { id: shop.shirt.variants[0].id }, quantity: 1 }],
+    buyer: {
+      email: "ana@example.com",
+      first_name: "Ana",
+      last_name: "Silva",
+      phone_number: "+351 912 345 678",
+    },
+    fulfillment: {
+      methods: [
+        {
+          type: "shipping",
+          destinations: [
+            {
+              id: "d",
+              street_address: "Rua 1",
+              address_locality: "Lisboa",
+              postal_code: "1100-053",
+              address_country: "PT",
+            },
+          ],
+          selected_destination_id: "d",
+          groups: [{ selected_option_id: shop.ptShipping.id }],
+        },
+      ],
+    },
+    payment: {
+      instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline", selected: true }],
+    },
+  });
+  const headers = (key: number) => ({
+    host: HOST,
+    "ucp-agent": 'profile="https://platform.example/.well-known/ucp"',
+    "idempotency-key": `fuzz-${key}`,
+    "content-type": "application/json",
+  });
+  const open = await t.json("/ucp/v1/checkout-sessions", {
+    method: "POST",
+    headers: headers(0),
+    body: JSON.stringify(valid()),
+  });
+  if (open.status !== 201) throw new Error(JSON.stringify(open.body));
+  const statuses = new Map<number, number>();
+  for (let i = 1; i <= 300; i++) {
+    const body = mangle(valid(), next);
+    const [method, path] = [
+      ["POST", "/ucp/v1/checkout-sessions"],
+      ["PUT", `/ucp/v1/checkout-sessions/${open.body.id}`],
+      ["POST", `/ucp/v1/checkout-sessions/${open.body.id}/complete`],
+    ][i % 3]!;
+    const answer = await t.json(path!, { method, headers: headers(i), body: JSON.stringify(body) });
+    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    expect(answer.status).toBeLessThan(500);
+    if (answer.status >= 400)
+      expect(answer.body).toMatchObject({ code: expect.any(String), content: expect.any(String) });
+  }
+  // Both kinds of answer were seen: the mangling reaches past validation.
+  expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
+  expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
+});
