@@ -15,6 +15,7 @@ import { createOrdersModule } from "./orders/module.ts";
 import { checkoutPayments, paymentsModule } from "./payments/module.ts";
 import { setupModule } from "./setup/module.ts";
 import { systemModule } from "./system/module.ts";
+import { ucpMcpTools } from "./ucp/mcp-tools.ts";
 import { createUcpModule } from "./ucp/module.ts";
 import { webhooksModule } from "./webhooks/module.ts";
 
@@ -38,7 +39,12 @@ export const modules: readonly Module[] = [
   agentsModule,
   // An agent's tools/list is exactly its effective grants (the agents module's lookup, wired here).
   // A 401 there names the OAuth metadata (the oauth module's challenge).
-  createMcpModule({ grantedOperations: agentGrantedOperations, challenge: mcpChallenge }),
+  // UCP's checkout tools are served beside the operations' ones (the ucp module's MCP binding).
+  createMcpModule({
+    grantedOperations: agentGrantedOperations,
+    challenge: mcpChallenge,
+    protocolTools: ucpMcpTools,
+  }),
   // MCP clients sign in with OAuth: their tokens stand for agents (the agents module's grants).
   oauthModule,
   // Checkout sessions: a cart, a buyer and the choices an agentic-commerce protocol makes.

@@ -86,28 +86,33 @@ export function checkoutOperations(payments: CheckoutPayments) {
       params: SessionParams,
       handler: (call) => cancelSession(call, call.params.id, ownerOf(call.caller), payments),
     }),
-    defineOperation({
-      ...sessionOp,
-      method: "POST",
-      path: "/v1/checkout-sessions/{id}/complete",
-      operationId: "completeCheckoutSession",
-      summary: "Complete a checkout session: place its order",
-      description:
-        "Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is " +
-        "missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`.",
-      status: 200,
-      durable: true,
-      answerHoldsSecret: true,
-      errors: ["NOT_FOUND", "CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
-      params: SessionParams,
-      response: CompletedSession,
-      handler: (call) => completeSession(call, call.params.id, ownerOf(call.caller), payments),
-      // The provider answered after the commit (awaited work): show its reference or payment page.
-      reload: (call, completed) => {
-        const owner = ownerOf(call.caller);
-        const session = readSession(call, call.params.id, owner.protocol, owner.caller, payments);
-        return { ...session, accessToken: completed.accessToken };
-      },
-    }),
+    completeOperation(payments),
   ];
+}
+
+/** Completing places the order: durable, its answer holding the order's access token. */
+function completeOperation(payments: CheckoutPayments) {
+  return defineOperation({
+    ...sessionOp,
+    method: "POST",
+    path: "/v1/checkout-sessions/{id}/complete",
+    operationId: "completeCheckoutSession",
+    summary: "Complete a checkout session: place its order",
+    description:
+      "Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is " +
+      "missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`.",
+    status: 200,
+    durable: true,
+    answerHoldsSecret: true,
+    errors: ["NOT_FOUND", "CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
+    params: SessionParams,
+    response: CompletedSession,
+    handler: (call) => completeSession(call, call.params.id, ownerOf(call.caller), payments),
+    // The provider answered after the commit (awaited work): show its reference or payment page.
+    reload: (call, completed) => {
+      const owner = ownerOf(call.caller);
+      const session = readSession(call, call.params.id, owner.protocol, owner.caller, payments);
+      return { ...session, accessToken: completed.accessToken };
+    },
+  });
 }

@@ -19,7 +19,7 @@ import { apiErrorOf } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
 import { resultHead, resultResponse, screen } from "./direct.ts";
-import { buildTools, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
+import { buildTools, type ProtocolTool, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
 
 /** The same name as the OpenAPI document's `info.title`. */
 export const SERVER_NAME = "Commerce API";
@@ -46,10 +46,13 @@ export interface McpOptions {
    * `Bearer resource_metadata=…`, wired in src/modules.ts), before the service's own.
    */
   challenge?: (baseUrl: string) => string;
+  /** Tools other modules serve in their protocol's terms (UCP's checkout), wired in src/modules.ts. */
+  protocolTools?: (service: Service) => ProtocolTool[];
 }
 
 /** What a tool call needs of its HTTP request, whichever way it is answered. */
 interface ToolRun {
+  request: Request;
   requestId: string;
   caller: Caller;
   client: ClientInfo;
@@ -69,6 +72,8 @@ const encoder = new TextEncoder();
 /** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
   private readonly tools: Map<string, Tool>;
+  /** Answered through the SDK's transport (they are not the hot path). */
+  private readonly protocolTools: Map<string, ProtocolTool>;
   private readonly baseUrl: string;
   private readonly keptResults = new WeakMap<KeptBody, Uint8Array>();
 
@@ -77,6 +82,9 @@ export class McpEndpoint {
     private readonly options: McpOptions = {},
   ) {
     this.tools = buildTools(service.operations);
+    this.protocolTools = new Map(
+      (options.protocolTools?.(service) ?? []).map((tool) => [tool.definition.name, tool]),
+    );
     this.baseUrl = service.ctx.config.baseUrl;
   }
 
@@ -99,6 +107,7 @@ export class McpEndpoint {
     const caller = await this.resolveCaller(request);
 
     const run: ToolRun = {
+      request,
       requestId,
       caller,
       client: {
@@ -161,6 +170,8 @@ export class McpEndpoint {
     );
     server.setRequestHandler(ListToolsRequestSchema, () => this.listTools(run.caller));
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+      const protocolTool = this.protocolTools.get(params.name);
+      if (protocolTool?.visibleTo(run.caller)) return this.callProtocolTool(protocolTool, params, run);
       const tool = this.tools.get(params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       const answer = await this.callTool(tool, params, run);
@@ -196,7 +207,23 @@ export class McpEndpoint {
   }
 
   private async listTools(caller: Caller): Promise<ListToolsResult> {
-    return { tools: (await this.visibleTools(caller)).map((tool) => tool.definition) };
+    const protocol = [...this.protocolTools.values()].filter((tool) => tool.visibleTo(caller));
+    return {
+      tools: [...(await this.visibleTools(caller)), ...protocol].map((tool) => tool.definition),
+    };
+  }
+
+  /** A protocol tool's result, or its protocol error as the JSON-RPC error the SDK sends. */
+  private async callProtocolTool(
+    tool: ProtocolTool,
+    params: CallToolRequest["params"],
+    run: ToolRun,
+  ): Promise<CallToolResult> {
+    const answer = await tool.call(params.arguments ?? {}, run);
+    // The SDK sends a thrown error's `code`, `message` and `data` as the JSON-RPC error (McpError would
+    // prefix its message).
+    if ("error" in answer) throw Object.assign(new Error(answer.error.message), answer.error);
+    return answer.result as CallToolResult;
   }
 
   /** One tool call: the operation's outcome, or any refusal as the error result. */

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { Caller, Operation } from "../core/operation.ts";
+import type { Caller, ClientInfo, Operation } from "../core/operation.ts";
 import { isAgentOperation } from "../core/registry.ts";
 
 /** A JSON Schema object, as published in `inputSchema`. */
@@ -16,6 +16,21 @@ export interface ToolDefinition {
     destructiveHint: boolean;
     idempotentHint: boolean;
   };
+}
+
+/**
+ * A tool another module serves in its own protocol's terms (UCP's checkout tools): listed beside
+ * the operations' tools to the callers it is for, and answering with a result or a protocol error.
+ */
+export interface ProtocolTool {
+  definition: ToolDefinition;
+  visibleTo(caller: Caller): boolean;
+  call(
+    args: Record<string, unknown>,
+    context: { caller: Caller; request: Request; requestId: string; client: ClientInfo },
+  ): Promise<
+    { result: Record<string, unknown> } | { error: { code: number; message: string; data: unknown } }
+  >;
 }
 
 /** A tool and the operation it runs. */

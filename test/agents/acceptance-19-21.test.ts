@@ -205,14 +205,15 @@ describe("Agent Auth acceptance", () => {
       );
       expect((await ok(keyClient, "listProducts", { limit: 5 })).meta.total).toBe(1);
 
-      // Host caller: the storefront operations only.
+      // Host caller: the storefront operations, then UCP's checkout tools (the shop's own host).
       const hostClient = await connect({ host: HOST });
       expect(hostClient.getServerCapabilities()?.tools).toEqual({ listChanged: false });
-      expect((await hostClient.listTools()).tools.map((tool) => tool.name)).toEqual(
-        agentOperations()
+      expect((await hostClient.listTools()).tools.map((tool) => tool.name)).toEqual([
+        ...agentOperations()
           .filter((op) => op.access !== "admin")
           .map((op) => op.operationId),
-      );
+        ...["create_checkout", "get_checkout", "update_checkout", "complete_checkout", "cancel_checkout"],
+      ]);
       const cart = (await ok(hostClient, "createCart", { email: "acceptance@example.com" })).data;
       expect(cart.id).toMatch(/^cart_/);
     },

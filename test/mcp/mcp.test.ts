@@ -12,6 +12,15 @@ import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { strictAjv } from "../helpers/openapi-conformance.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
 
+/** UCP's checkout tools, which a shop's host lists after its operations (docs/ucp.md). */
+const UCP_TOOLS = [
+  "create_checkout",
+  "get_checkout",
+  "update_checkout",
+  "complete_checkout",
+  "cancel_checkout",
+];
+
 let t: TestApp;
 let shop: Shop;
 let server: Server<unknown>;
@@ -221,17 +230,19 @@ describe("MCP at /mcp through the SDK Client", () => {
     expect(rest.body.data.items[0]).toMatchObject({ variantId, quantity: 2 });
   });
 
-  test("a storefront-only caller (Host) does not see admin tools and gets FORBIDDEN when it calls one", async () => {
+  test("a storefront-only caller (Host) does not see admin tools and gets FORBIDDEN when it calls one; after the operations, UCP's checkout tools", async () => {
     const client = await connect({ host: HOST });
     const { tools } = await client.listTools();
     const byId = new Map(agentOperations().map((op) => [op.operationId, op]));
-    expect(tools.length).toBeGreaterThan(5);
-    for (const tool of tools) expect(byId.get(tool.name)!.access).not.toBe("admin");
-    expect(tools.map((tool) => tool.name)).toEqual(
-      agentOperations()
+    const operations = tools.filter((tool) => byId.has(tool.name));
+    expect(operations.length).toBeGreaterThan(5);
+    for (const tool of operations) expect(byId.get(tool.name)!.access).not.toBe("admin");
+    expect(tools.map((tool) => tool.name)).toEqual([
+      ...agentOperations()
         .filter((op) => op.access !== "admin")
         .map((op) => op.operationId),
-    );
+      ...UCP_TOOLS,
+    ]);
     const error = await refused(client, "adminListOrders");
     expect(error).toMatchObject({ code: "FORBIDDEN", status: 403 });
     expect(error.error).toContain("admin");

@@ -1,0 +1,240 @@
+import { getStore } from "../catalog/store-settings.ts";
+import type { SessionView } from "../checkout/sessions.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Service } from "../core/module.ts";
+import type { Caller, ClientInfo } from "../core/operation.ts";
+import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
+import { checkoutOf, sessionInputOf, UCP_VERSION, unsupportedHandler } from "./wire.ts";
+
+// UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
+// session operation it stands for (same validation, transaction, idempotency and tenant as on
+// /v1) and its answer or refusal is translated. The caller is the shop's Host (or a storefront
+// key, or an agent), acting as the platform its `UCP-Agent` names: sessions belong to that profile.
+
+export type Json = Record<string, unknown>;
+
+/** A protocol error (a non-2xx status with `{code, content}`; over MCP a JSON-RPC error). */
+export class UcpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A platform profile URL (from `UCP-Agent`, or MCP's `meta["ucp-agent"].profile`), checked. */
+export function checkedProfile(url: string | undefined): string {
+  if (!url || url.length > 2000) {
+    throw new UcpError(400, "invalid_profile_url", 'UCP-Agent must name the platform: profile="https://…"');
+  }
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error("scheme");
+  } catch {
+    throw new UcpError(400, "invalid_profile_url", "UCP-Agent's profile is not an absolute URL");
+  }
+  return url;
+}
+
+/** The host a request was sent to (its Host header, which named the shop). */
+export const hostOf = (request: Request): string => request.headers.get("host") ?? new URL(request.url).host;
+
+/** The origin a shop's host answers on, as its client named it (the proxy's scheme when trusted). */
+export function originOf(service: Service, request: Request): string {
+  const forwarded = service.ctx.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
+  return `${forwarded ?? new URL(request.url).protocol.slice(0, -1)}://${hostOf(request)}`;
+}
+
+/** API refusals in UCP's terms: the same status with `{code, content}` (business outcomes are answered apart). */
+function protocolError(error: ApiError): UcpError {
+  const code =
+    {
+      VALIDATION_ERROR: "invalid_request",
+      IDEMPOTENCY_CONFLICT: "idempotency_conflict",
+      CONFLICT: "invalid_state",
+      PAYLOAD_TOO_LARGE: "payload_too_large",
+    }[error.code as string] ?? error.code.toLowerCase();
+  const detail = error.details?.[0];
+  const content =
+    detail && !error.message.includes(detail.path)
+      ? `${error.message} (${detail.path}: ${detail.message})`
+      : error.message;
+  return new UcpError(error.status, code, content, error.headers);
+}
+
+/** One UCP call: who acts (the shop's caller as the platform) and where (the shop's host). */
+export interface Call {
+  requestId: string;
+  client: ClientInfo;
+  caller: Caller;
+  host: string;
+  origin: string;
+}
+
+/** A call of the shop `request` reached, made by `resolved` for the platform `profile`. */
+export function callOf(
+  service: Service,
+  request: Request,
+  resolved: Caller,
+  profile: string,
+  context: { requestId: string; client: ClientInfo },
+): Call {
+  return {
+    ...context,
+    caller: { ...resolved, id: `ucp:${profile}` },
+    host: new URL(`http://${hostOf(request)}`).hostname,
+    origin: originOf(service, request),
+  };
+}
+
+/** What a UCP operation answers: a status and a body (a checkout, an `error_response` or `{code, content}`). */
+export interface UcpAnswer {
+  status: number;
+  body: Json;
+  headers?: Record<string, string>;
+  /** Not a business outcome: a protocol error. */
+  error?: boolean;
+}
+
+export class UcpShop {
+  constructor(private readonly service: Service) {}
+
+  /** Runs a checkout session operation as the platform; its `data`, or its ApiError. */
+  async run(
+    call: Call,
+    operationId: string,
+    input: Json,
+    idempotencyKey?: string,
+  ): Promise<SessionView & Json> {
+    const op = this.service.operations.find((o) => o.operationId === operationId)!;
+    const outcome = await this.service.executor.execute(op, { caller: call.caller }, input, {
+      requestId: call.requestId,
+      client: call.client,
+      idempotencyKey,
+    });
+    return JSON.parse(outcome.body!).data;
+  }
+
+  /** The session as UCP's checkout. */
+  checkout(call: Call, session: SessionView): Json {
+    const tenant = this.service.ctx.tenants.acquire(call.caller.orgId);
+    let store: ReturnType<typeof getStore>;
+    try {
+      store = getStore(tenant);
+    } finally {
+      this.service.ctx.tenants.release(tenant);
+    }
+    const orgId = call.caller.orgId;
+    return checkoutOf(session, {
+      host: call.host,
+      locale: store.defaultLocale,
+      // The storefront's order page, else the order on the API; both open with the order's link token.
+      orderUrl: (id) =>
+        orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
+        `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
+    });
+  }
+}
+
+/** Refusals of place-order that a platform can fix: answered as the checkout with a message, not an error. */
+const FIXABLE = new Set(["INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"]);
+
+/**
+ * Complete: the payment instrument chosen (when it changes the session's), then place the order
+ * under the request's key. A refusal the platform can fix is the checkout with that message.
+ */
+async function completeCall(
+  shop: UcpShop,
+  call: Call,
+  id: string,
+  body: Json,
+  key: string,
+): Promise<SessionView & Json> {
+  let session = await shop.run(call, "getCheckoutSession", { id });
+  const { paymentMethodId } = sessionInputOf({ payment: body.payment });
+  if (session.status !== "completed" && paymentMethodId && paymentMethodId !== session.paymentMethodId) {
+    session = await shop.run(call, "updateCheckoutSession", { id, paymentMethodId }, `${key}:payment`);
+  }
+  // A method no UCP handler stands for is not placed: the checkout says so (wire.ts).
+  if (unsupportedHandler(session)) return session;
+  try {
+    return await shop.run(call, "completeCheckoutSession", { id }, key);
+  } catch (error) {
+    if (!(error instanceof ApiError) || !FIXABLE.has(error.code)) throw error;
+    const after = await shop.run(call, "getCheckoutSession", { id });
+    return {
+      ...after,
+      problems: [...after.problems, { code: error.code, field: "session", message: error.message }],
+    };
+  }
+}
+
+/** The five checkout operations, by their UCP (and MCP tool) names. */
+export const UCP_OPERATIONS = {
+  create_checkout: { status: 201, needsKey: true, needsId: false },
+  get_checkout: { status: 200, needsKey: false, needsId: true },
+  update_checkout: { status: 200, needsKey: true, needsId: true },
+  complete_checkout: { status: 200, needsKey: true, needsId: true },
+  cancel_checkout: { status: 200, needsKey: true, needsId: true },
+} as const;
+export type UcpOperationName = keyof typeof UCP_OPERATIONS;
+
+/** Runs one operation's session work. */
+function sessionWork(shop: UcpShop, call: Call, name: UcpOperationName, id: string, body: Json, key: string) {
+  switch (name) {
+    case "create_checkout":
+      return shop.run(call, "openCheckoutSession", sessionInputOf(body) as Json, key);
+    case "get_checkout":
+      return shop.run(call, "getCheckoutSession", { id });
+    case "update_checkout":
+      return shop.run(call, "updateCheckoutSession", { id, ...(sessionInputOf(body) as Json) }, key);
+    case "complete_checkout":
+      return completeCall(shop, call, id, body, key);
+    case "cancel_checkout":
+      return shop.run(call, "cancelCheckoutSession", { id }, key);
+  }
+}
+
+/** A 200 that says the resource is not there (UCP's `error_response`). */
+const notFound = (content: string): UcpAnswer => ({
+  status: 200,
+  body: {
+    ucp: { version: UCP_VERSION, status: "error" },
+    messages: [{ type: "error", code: "not_found", content, severity: "unrecoverable" }],
+  },
+});
+
+/** One UCP operation, answered: the checkout, UCP's not-found outcome, or a protocol error. */
+export async function answerOf(
+  shop: UcpShop,
+  call: Call,
+  name: UcpOperationName,
+  input: { id?: string; body: Json; key?: string },
+): Promise<UcpAnswer> {
+  const spec = UCP_OPERATIONS[name];
+  try {
+    if (spec.needsKey && !input.key) {
+      throw new UcpError(400, "invalid_request", "An idempotency key is required on this operation");
+    }
+    const session = await sessionWork(shop, call, name, input.id ?? "", input.body, input.key ?? "");
+    return { status: spec.status, body: shop.checkout(call, session) };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return notFound(error.message);
+    return refusalAnswer(error);
+  }
+}
+
+/** A refusal as UCP's protocol error; anything else (a fault of ours) is thrown on. */
+export function refusalAnswer(error: unknown): UcpAnswer {
+  const refusal = error instanceof ApiError ? protocolError(error) : error;
+  if (!(refusal instanceof UcpError)) throw refusal;
+  return {
+    status: refusal.status,
+    body: { code: refusal.code, content: refusal.message },
+    headers: refusal.headers,
+    error: true,
+  };
+}
