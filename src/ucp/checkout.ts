@@ -4,26 +4,14 @@ import { ApiError } from "../core/errors.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
 import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
+import { type Json, UcpError } from "./errors.ts";
+import { platformProfiles } from "./profiles.ts";
 import { checkoutOf, sessionInputOf, UCP_VERSION, unsupportedHandler } from "./wire.ts";
 
 // UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
 // session operation it stands for (same validation, transaction, idempotency and tenant as on
 // /v1) and its answer or refusal is translated. The caller is the shop's Host (or a storefront
 // key, or an agent), acting as the platform its `UCP-Agent` names: sessions belong to that profile.
-
-export type Json = Record<string, unknown>;
-
-/** A protocol error (a non-2xx status with `{code, content}`; over MCP a JSON-RPC error). */
-export class UcpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
 
 /** A platform profile URL (from `UCP-Agent`, or MCP's `meta["ucp-agent"].profile`), checked. */
 export function checkedProfile(url: string | undefined): string {
@@ -74,14 +62,18 @@ export interface Call {
   origin: string;
 }
 
-/** A call of the shop `request` reached, made by `resolved` for the platform `profile`. */
-export function callOf(
+/**
+ * A call of the shop `request` reached, made by `resolved` for the platform `profile`, once that
+ * profile was fetched and checked (profiles.ts).
+ */
+export async function callOf(
   service: Service,
   request: Request,
   resolved: Caller,
   profile: string,
   context: { requestId: string; client: ClientInfo },
-): Call {
+): Promise<Call> {
+  await platformProfiles(service.ctx).get(profile);
   return {
     ...context,
     caller: { ...resolved, id: `ucp:${profile}` },

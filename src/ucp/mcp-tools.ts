@@ -5,12 +5,12 @@ import {
   answerOf,
   callOf,
   checkedProfile,
-  type Json,
   refusalAnswer,
   UCP_OPERATIONS,
   type UcpOperationName,
   UcpShop,
 } from "./checkout.ts";
+import type { Json } from "./errors.ts";
 
 // UCP's MCP binding: the checkout operations (checkout.ts) as tools of a shop's `/mcp`, named and
 // shaped as UCP's MCP binding says: `{ meta: { "ucp-agent": { profile }, "idempotency-key"? },
@@ -88,7 +88,7 @@ export function ucpMcpTools(service: Service): ProtocolTool[] {
       let answer: Awaited<ReturnType<typeof answerOf>>;
       try {
         const profile = checkedProfile(obj(meta["ucp-agent"]).profile as string | undefined);
-        const call = callOf(service, context.request, context.caller, profile, context);
+        const call = await callOf(service, context.request, context.caller, profile, context);
         const key = typeof meta["idempotency-key"] === "string" ? meta["idempotency-key"] : undefined;
         answer = await answerOf(shop, call, name, {
           id: args.id as string | undefined,

@@ -11,14 +11,13 @@ import {
   callOf,
   checkedProfile,
   hostOf,
-  type Json,
   originOf,
   refusalAnswer,
   type UcpAnswer,
-  UcpError,
   type UcpOperationName,
   UcpShop,
 } from "./checkout.ts";
+import { type Json, UcpError } from "./errors.ts";
 import { CHECKOUT, FULFILLMENT, paymentHandlers, UCP_VERSION } from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
@@ -63,7 +62,7 @@ export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRout
       let body: Json = {};
       try {
         const profile = platformProfile(request);
-        call = callOf(service, request, await service.resolveCaller(request, "v1"), profile, {
+        call = await callOf(service, request, await service.resolveCaller(request, "v1"), profile, {
           requestId,
           client,
         });

@@ -5,15 +5,16 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
+import { type PlatformServer, platformProfile, platformServer } from "./helpers.ts";
 
 // UCP's REST binding on a shop's host, driven as a platform drives it, every answer validated
 // against the published schemas (test/fixtures/ucp, the release the service speaks).
 
 const SCHEMAS = join(import.meta.dir, "../fixtures/ucp/2026-04-08/source/schemas");
-const PROFILE = 'profile="https://platform.example/.well-known/ucp"';
 const HOST = "ucp-shop.example";
 
 let t: TestApp;
+let platforms: PlatformServer;
 let shop: Shop;
 let validate: {
   checkout(body: unknown): string[];
@@ -49,7 +50,8 @@ function schemaValidators() {
 }
 
 beforeAll(async () => {
-  t = makeTestApp();
+  platforms = platformServer();
+  t = makeTestApp({ env: { WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true" } });
   shop = await makeShop(t, "UCP Shop", HOST);
   await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
   validate = schemaValidators();
@@ -57,7 +59,10 @@ beforeAll(async () => {
   expect(validate.checkout({ id: 1, status: "open" }).length).toBeGreaterThan(0);
   expect(validate.profile({ ucp: { version: "today" } }).length).toBeGreaterThan(0);
 });
-afterAll(() => t.cleanup());
+afterAll(async () => {
+  t.cleanup();
+  await platforms.stop();
+});
 
 let keys = 0;
 /** A UCP request on the shop's host, as a platform sends it. */
@@ -66,7 +71,7 @@ async function ucp(method: string, path: string, body?: unknown, headers: Record
     method,
     headers: {
       host: HOST,
-      "ucp-agent": PROFILE,
+      "ucp-agent": platforms.agent(),
       "request-id": crypto.randomUUID(),
       ...(method === "GET" ? {} : { "idempotency-key": `key-${++keys}`, "content-type": "application/json" }),
       ...headers,
@@ -187,7 +192,7 @@ describe("UCP on a shop's host", () => {
       line_items: [{ item: { id: variant() }, quantity: 1 }],
     });
     const other = await ucp("GET", `/ucp/v1/checkout-sessions/${created.body.id}`, undefined, {
-      "ucp-agent": 'profile="https://other-platform.example/.well-known/ucp"',
+      "ucp-agent": platforms.agent("other"),
     });
     expect(other.status).toBe(200);
     expect(validate.error(other.body)).toEqual([]);
@@ -203,7 +208,7 @@ describe("UCP on a shop's host", () => {
     expect(noAgent.body.code).toBe("invalid_profile_url");
     const noKey = await t.request("/ucp/v1/checkout-sessions", {
       method: "POST",
-      headers: { host: HOST, "ucp-agent": PROFILE, "content-type": "application/json" },
+      headers: { host: HOST, "ucp-agent": platforms.agent(), "content-type": "application/json" },
       body: JSON.stringify(body),
     });
     expect(noKey.status).toBe(400);
@@ -222,7 +227,7 @@ describe("UCP on a shop's host", () => {
       method: "POST",
       headers: {
         host: HOST,
-        "ucp-agent": PROFILE,
+        "ucp-agent": platforms.agent(),
         "idempotency-key": "k-malformed",
         "content-type": "application/json",
       },
@@ -236,9 +241,72 @@ describe("UCP on a shop's host", () => {
     expect(wrongType.body.code).toBe("invalid_request");
     const anonymous = await t.request("/ucp/v1/checkout-sessions", {
       method: "POST",
-      headers: { "ucp-agent": PROFILE, "idempotency-key": "k-anon", "content-type": "application/json" },
+      headers: {
+        "ucp-agent": platforms.agent(),
+        "idempotency-key": "k-anon",
+        "content-type": "application/json",
+      },
       body: JSON.stringify(body),
     });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("the platform's profile (UCP-Agent)", () => {
+  const create = (agent: string) =>
+    ucp(
+      "POST",
+      "/ucp/v1/checkout-sessions",
+      { line_items: [{ item: { id: variant() }, quantity: 1 }] },
+      { "ucp-agent": agent },
+    );
+
+  test("is fetched once and kept: several calls of one platform ask for it once", async () => {
+    const before = platforms.hits.filter((path) => path.startsWith("/kept/")).length;
+    for (let i = 0; i < 3; i++) expect((await create(platforms.agent("kept"))).status).toBe(201);
+    expect(platforms.hits.filter((path) => path.startsWith("/kept/")).length - before).toBe(1);
+  });
+
+  test("one that cannot be fetched, is not JSON, offers no checkout or not this version is refused with UCP's codes", async () => {
+    platforms.answers["/broken/.well-known/ucp"] = "{not json";
+    platforms.answers["/nocheckout/.well-known/ucp"] = { ucp: { version: "2026-04-08", capabilities: {} } };
+    platforms.answers["/older/.well-known/ucp"] = platformProfile("2026-01-11");
+    for (const [name, status, code] of [
+      ["broken", 422, "profile_malformed"],
+      ["nocheckout", 422, "profile_malformed"],
+      ["older", 422, "version_unsupported"],
+    ] as const) {
+      const answer = await create(platforms.agent(name));
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatchObject({ code, content: expect.any(String) });
+    }
+    const unreachable = await create('profile="http://127.0.0.1:9/.well-known/ucp"');
+    expect(unreachable.status).toBe(424);
+    expect(unreachable.body.code).toBe("profile_unreachable");
+  });
+
+  test("under production rules a profile on this machine is not fetched at all", async () => {
+    const strict = makeTestApp({ env: { WEBHOOKS_ALLOW_HTTP_LOCALHOST: "false" } });
+    try {
+      const strictShop = await makeShop(strict, "Strict UCP", "strict-ucp.example");
+      const before = platforms.hits.length;
+      const answer = await strict.json("/ucp/v1/checkout-sessions", {
+        method: "POST",
+        headers: {
+          host: "strict-ucp.example",
+          "ucp-agent": platforms.agent(),
+          "idempotency-key": "strict-1",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          line_items: [{ item: { id: strictShop.shirt.variants[0].id }, quantity: 1 }],
+        }),
+      });
+      expect(answer.status).toBe(424);
+      expect(answer.body.code).toBe("profile_unreachable");
+      expect(platforms.hits.length).toBe(before);
+    } finally {
+      strict.cleanup();
+    }
   });
 });

@@ -1,20 +1,26 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
+import { type PlatformServer, platformServer } from "./helpers.ts";
 
 // UCP bodies mangled at random (fixed seed): every answer is a 2xx or a 4xx with UCP's error body,
 // never a server error.
 
 const HOST = "ucp-fuzz.example";
 let t: TestApp;
+let platforms: PlatformServer;
 let shop: Shop;
 
 beforeAll(async () => {
-  t = makeTestApp();
+  platforms = platformServer();
+  t = makeTestApp({ env: { WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true" } });
   shop = await makeShop(t, "UCP Fuzz", HOST);
   await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
 });
-afterAll(() => t.cleanup());
+afterAll(async () => {
+  t.cleanup();
+  await platforms.stop();
+});
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number) {
@@ -97,7 +103,7 @@ test("300 mangled create, update and complete bodies: no server error, every ref
   });
   const headers = (key: number) => ({
     host: HOST,
-    "ucp-agent": 'profile="https://platform.example/.well-known/ucp"',
+    "ucp-agent": platforms.agent(),
     "idempotency-key": `fuzz-${key}`,
     "content-type": "application/json",
   });

@@ -5,21 +5,27 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "bun";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
+import { type PlatformServer, platformServer } from "./helpers.ts";
 
 // UCP's MCP binding on a shop's `/mcp`, through the official SDK client: the checkout tools with
 // `meta`, `id` and `checkout`, the checkout as structured content, protocol errors as JSON-RPC errors.
 
 const HOST = "ucp-mcp.example";
-const META = { "ucp-agent": { profile: "https://platform.example/.well-known/ucp" } };
 
 let t: TestApp;
+let platforms: PlatformServer;
+let META: { "ucp-agent": { profile: string } };
 let server: Server<unknown>;
 let shop: Shop;
 let client: Client;
 
 beforeAll(async () => {
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request, srv) => t.app.fetch(request, srv) });
-  t = makeTestApp({ env: { BASE_URL: `http://127.0.0.1:${server.port}` } });
+  platforms = platformServer();
+  META = { "ucp-agent": { profile: platforms.profile() } };
+  t = makeTestApp({
+    env: { BASE_URL: `http://127.0.0.1:${server.port}`, WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true" },
+  });
   shop = await makeShop(t, "UCP MCP", HOST);
   await shop.admin.patch("/v1/admin/store", { manualPaymentMethods: ["bank_transfer"] });
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
@@ -31,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
   await server.stop(true);
+  await platforms.stop();
   t.cleanup();
 });
 

@@ -8,32 +8,37 @@ import {
   putIntegration,
   STRIPE,
 } from "../payments/helpers.ts";
+import { type PlatformServer, platformServer } from "./helpers.ts";
 
 // UCP completions that need no card: Multibanco and MB WAY through the shop's own provider (a fake
 // Ifthenpay over HTTP), answered with what the buyer does next; a card through the provider's
 // payment page is not a UCP handler.
 
 const HOST = "ucp-pay.example";
-const PROFILE = 'profile="https://platform.example/.well-known/ucp"';
 
 let w: PaymentsWorld;
+let platforms: PlatformServer;
 let shop: Shop;
 let keys = 0;
 
 beforeAll(async () => {
-  w = makeWorld();
+  platforms = platformServer();
+  w = makeWorld({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true" });
   shop = await providerShop(w.t, "UCP Pay", HOST, { provider: "ifthenpay", fields: IFTHENPAY }, 50);
   const stripe = await putIntegration(w.t, shop.org.key, "stripe", { fields: STRIPE });
   expect(stripe.status).toBe(201);
 });
-afterAll(() => w.close());
+afterAll(async () => {
+  w.close();
+  await platforms.stop();
+});
 
 async function ucp(method: string, path: string, body?: unknown) {
   const response = await w.t.request(path, {
     method,
     headers: {
       host: HOST,
-      "ucp-agent": PROFILE,
+      "ucp-agent": platforms.agent(),
       ...(method === "GET" ? {} : { "idempotency-key": `pay-${++keys}`, "content-type": "application/json" }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
