@@ -1954,6 +1954,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/checkout-sessions/of-order": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The checkout session that placed an order
+     * @description The caller's completed session whose `order` is `orderId`; any other order is a 404.
+     */
+    get: operations["getCheckoutSessionOfOrder"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "order.placed": {
@@ -9434,6 +9454,39 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
       422: components["responses"]["CouponInvalidOrUnprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getCheckoutSessionOfOrder: {
+    parameters: {
+      query: {
+        /** @description Id (`ord_…`) */
+        orderId: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CheckoutSession"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

@@ -4,10 +4,18 @@ import {
   CheckoutSession,
   CompletedSession,
   OpenSessionBody,
+  SessionOfOrderQuery,
   SessionParams,
   UpdateSessionBody,
 } from "./schema.ts";
-import { cancelSession, completeSession, openSession, readSession, updateSession } from "./sessions.ts";
+import {
+  cancelSession,
+  completeSession,
+  openSession,
+  readSession,
+  readSessionOfOrder,
+  updateSession,
+} from "./sessions.ts";
 
 const TAG = "Checkout sessions";
 /** UCP's default, and long enough for a buyer an agent asks to confirm. */
@@ -87,6 +95,7 @@ export function checkoutOperations(payments: CheckoutPayments) {
       handler: (call) => cancelSession(call, call.params.id, ownerOf(call.caller), payments),
     }),
     completeOperation(payments),
+    sessionOfOrderOperation(payments),
   ];
 }
 
@@ -114,5 +123,20 @@ function completeOperation(payments: CheckoutPayments) {
       const session = readSession(call, call.params.id, owner.protocol, owner.caller, payments);
       return { ...session, accessToken: completed.accessToken };
     },
+  });
+}
+
+/** A protocol that knows the order (UCP's get_order) finds the session that placed it. */
+function sessionOfOrderOperation(payments: CheckoutPayments) {
+  return defineOperation({
+    ...sessionOp,
+    method: "GET",
+    path: "/v1/checkout-sessions/of-order",
+    operationId: "getCheckoutSessionOfOrder",
+    summary: "The checkout session that placed an order",
+    description: "The caller's completed session whose `order` is `orderId`; any other order is a 404.",
+    errors: ["NOT_FOUND"],
+    query: SessionOfOrderQuery,
+    handler: (call) => readSessionOfOrder(call, call.query.orderId, ownerOf(call.caller), payments),
   });
 }

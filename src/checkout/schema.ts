@@ -39,6 +39,7 @@ const parts = {
 export const OpenSessionBody = Body(parts);
 export const UpdateSessionBody = Body(parts);
 export const SessionParams = Type.Object({ id: Id("chk") });
+export const SessionOfOrderQuery = Type.Object({ orderId: Id("ord") });
 
 const SessionProblem = Type.Object({
   code: Type.String({ description: "What place-order would answer (`UNPROCESSABLE`, `COUPON_INVALID`, …)" }),

@@ -284,3 +284,20 @@ export function readSession(
 }
 
 export type SessionView = ReturnType<typeof readSession>;
+
+/** The caller's session that placed `orderId`, read as `readSession` reads it; a 404 for any other order. */
+export function readSessionOfOrder(
+  write: PaymentWrite,
+  orderId: string,
+  who: { protocol: string; caller: string },
+  payments: CheckoutPayments,
+) {
+  const row = write.tenant.sqlite
+    .query(
+      `SELECT s.id FROM checkout_sessions s JOIN carts c ON c.id = s.cart_id
+        WHERE c.order_id = ?1 AND s.protocol = ?2 AND s.caller = ?3`,
+    )
+    .get(orderId, who.protocol, who.caller) as { id: string } | null;
+  if (!row) throw notFound("Order");
+  return readSession(write, row.id, who.protocol, who.caller, payments);
+}

@@ -6,7 +6,14 @@ import type { Caller, ClientInfo } from "../core/operation.ts";
 import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
 import { type Json, UcpError } from "./errors.ts";
 import { platformProfiles } from "./profiles.ts";
-import { checkoutOf, sessionInputOf, UCP_VERSION, unsupportedHandler } from "./wire.ts";
+import {
+  checkoutOf,
+  orderOf,
+  sessionInputOf,
+  UCP_VERSION,
+  type UcpShopView,
+  unsupportedHandler,
+} from "./wire.ts";
 
 // UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
 // session operation it stands for (same validation, transaction, idempotency and tenant as on
@@ -112,6 +119,16 @@ export class UcpShop {
 
   /** The session as UCP's checkout. */
   checkout(call: Call, session: SessionView): Json {
+    return checkoutOf(session, this.shopOf(call));
+  }
+
+  /** The order a session placed, as UCP's order. */
+  order(call: Call, session: SessionView): Json {
+    return orderOf(session, this.shopOf(call));
+  }
+
+  /** How the shop names things in UCP: its host, its language, its order links. */
+  private shopOf(call: Call): UcpShopView {
     const tenant = this.service.ctx.tenants.acquire(call.caller.orgId);
     let store: ReturnType<typeof getStore>;
     try {
@@ -120,14 +137,14 @@ export class UcpShop {
       this.service.ctx.tenants.release(tenant);
     }
     const orgId = call.caller.orgId;
-    return checkoutOf(session, {
+    return {
       host: call.host,
       locale: store.defaultLocale,
       // The storefront's order page, else the order on the API; both open with the order's link token.
       orderUrl: (id) =>
         orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
         `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
-    });
+    };
   }
 }
 
@@ -171,6 +188,7 @@ export const UCP_OPERATIONS = {
   update_checkout: { status: 200, needsKey: true, needsId: true },
   complete_checkout: { status: 200, needsKey: true, needsId: true },
   cancel_checkout: { status: 200, needsKey: true, needsId: true },
+  get_order: { status: 200, needsKey: false, needsId: true },
 } as const;
 export type UcpOperationName = keyof typeof UCP_OPERATIONS;
 
@@ -187,6 +205,8 @@ function sessionWork(shop: UcpShop, call: Call, name: UcpOperationName, id: stri
       return completeCall(shop, call, id, body, key);
     case "cancel_checkout":
       return shop.run(call, "cancelCheckoutSession", { id }, key);
+    case "get_order":
+      return shop.run(call, "getCheckoutSessionOfOrder", { orderId: id });
   }
 }
 
@@ -212,7 +232,10 @@ export async function answerOf(
       throw new UcpError(400, "invalid_request", "An idempotency key is required on this operation");
     }
     const session = await sessionWork(shop, call, name, input.id ?? "", input.body, input.key ?? "");
-    return { status: spec.status, body: shop.checkout(call, session) };
+    return {
+      status: spec.status,
+      body: name === "get_order" ? shop.order(call, session) : shop.checkout(call, session),
+    };
   } catch (error) {
     if (error instanceof ApiError && error.code === "NOT_FOUND") return notFound(error.message);
     return refusalAnswer(error);

@@ -41,6 +41,7 @@ const TITLES: Record<UcpOperationName, string> = {
   update_checkout: "Replace a UCP checkout's lines, buyer, fulfillment and payment",
   complete_checkout: "Complete a UCP checkout: place its order with the payment instrument",
   cancel_checkout: "Cancel a UCP checkout",
+  get_order: "Get the order a UCP checkout placed",
 };
 
 function definitionOf(name: UcpOperationName): ToolDefinition {
@@ -48,7 +49,10 @@ function definitionOf(name: UcpOperationName): ToolDefinition {
   const properties: Json = { meta: META };
   const required = ["meta"];
   if (spec.needsId) {
-    properties.id = { type: "string", description: "The checkout's id" };
+    properties.id = {
+      type: "string",
+      description: name === "get_order" ? "The order's id" : "The checkout's id",
+    };
     required.push("id");
   }
   if (name === "create_checkout" || name === "update_checkout" || name === "complete_checkout") {
@@ -61,9 +65,9 @@ function definitionOf(name: UcpOperationName): ToolDefinition {
     description: `${TITLES[name]} (Universal Commerce Protocol 2026-04-08, the shop's checkout as UCP shapes it).`,
     inputSchema: { type: "object", properties, required, additionalProperties: false },
     annotations: {
-      readOnlyHint: name === "get_checkout",
+      readOnlyHint: name === "get_checkout" || name === "get_order",
       destructiveHint: name === "cancel_checkout",
-      idempotentHint: name === "get_checkout",
+      idempotentHint: name === "get_checkout" || name === "get_order",
     },
   };
 }

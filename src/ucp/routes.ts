@@ -18,7 +18,7 @@ import {
   UcpShop,
 } from "./checkout.ts";
 import { type Json, UcpError } from "./errors.ts";
-import { CHECKOUT, FULFILLMENT, paymentHandlers, UCP_VERSION } from "./wire.ts";
+import { CHECKOUT, FULFILLMENT, ORDER, paymentHandlers, UCP_VERSION } from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
 // and the checkout operations (checkout.ts) under /ucp/v1, with UCP's headers.
@@ -85,6 +85,7 @@ export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRout
     route("PUT", "/checkout-sessions/:id", "update_checkout"),
     route("POST", "/checkout-sessions/:id/complete", "complete_checkout"),
     route("POST", "/checkout-sessions/:id/cancel", "cancel_checkout"),
+    route("GET", "/orders/:id", "get_order"),
   ];
 }
 
@@ -123,6 +124,7 @@ async function profileResponse(
       capabilities: {
         [CHECKOUT]: [{ version: UCP_VERSION }],
         [FULFILLMENT]: [{ version: UCP_VERSION, extends: CHECKOUT }],
+        [ORDER]: [{ version: UCP_VERSION }],
       },
       payment_handlers: paymentHandlers({ paymentMethods }, new URL(`http://${hostOf(request)}`).hostname),
     },

@@ -7,6 +7,7 @@ import type { SessionInput, SessionProblem, SessionView } from "../checkout/sess
 
 export const UCP_VERSION = "2026-04-08";
 export const CHECKOUT = "dev.ucp.shopping.checkout";
+export const ORDER = "dev.ucp.shopping.order";
 export const FULFILLMENT = "dev.ucp.shopping.fulfillment";
 /** The one shipping method, destination and group of a session (our cart ships to one address). */
 const METHOD_ID = "shipping";
@@ -171,11 +172,15 @@ function paymentMessages(order: NonNullable<SessionView["order"]>, locale: strin
   return content ? [{ type: "info", code: "payment_instructions", content }] : [];
 }
 
-/** The UCP checkout of a session, as its shop (`host`, `locale`) answers it. */
-export function checkoutOf(
-  session: SessionView,
-  shop: { host: string; locale: string; orderUrl: (id: string) => string },
-): Json {
+/** How a shop names things in UCP: its host, its language, its order links. */
+export interface UcpShopView {
+  host: string;
+  locale: string;
+  orderUrl: (id: string) => string;
+}
+
+/** The UCP checkout of a session, as its shop answers it. */
+export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
   const { cart } = session;
   const unsupported = unsupportedHandler(session);
   const problems = unsupported ? [...session.problems, unsupported] : session.problems;
@@ -301,4 +306,85 @@ export function sessionInputOf(body: Json): SessionInput {
   const handler = chosenHandler(obj(body.payment));
   if (handler) input.paymentMethodId = handler;
   return input;
+}
+
+// ---------------------------------------------------------------- orders
+
+type Order = NonNullable<SessionView["order"]>;
+
+const REFUND_STATUS: Record<string, string> = {
+  pending: "pending",
+  succeeded: "completed",
+  failed: "failed",
+};
+
+/** Every line of the order, all its units (the order is fulfilled as a whole). */
+const allUnits = (order: Order) =>
+  order.items.map((item) => ({ id: item.variantId, quantity: item.quantity }));
+
+function orderLines(order: Order, locale: string): Json[] {
+  const fulfilled = order.fulfillmentStatus === "fulfilled";
+  return order.items.map((item) => ({
+    id: item.variantId,
+    item: {
+      id: item.variantId,
+      title: `${titleOf(item.productName, locale)} ${item.variantTitle}`.trim(),
+      price: item.unitPrice.amount,
+    },
+    quantity: { original: item.quantity, total: item.quantity, fulfilled: fulfilled ? item.quantity : 0 },
+    totals: [
+      { type: "subtotal", amount: item.subtotal.amount },
+      ...(item.discount.amount > 0 ? [{ type: "items_discount", amount: -item.discount.amount }] : []),
+      { type: "total", amount: item.total.amount },
+    ],
+    status: order.status === "cancelled" && !fulfilled ? "removed" : fulfilled ? "fulfilled" : "processing",
+  }));
+}
+
+function orderTotals(order: Order, pricesIncludeTax: boolean): Json[] {
+  const { subtotal, discount, shipping, tax, total } = order.totals;
+  return [
+    { type: "subtotal", amount: subtotal.amount },
+    ...(discount.amount > 0 ? [{ type: "items_discount", amount: -discount.amount }] : []),
+    ...(order.shippingMethod ? [{ type: "fulfillment", amount: shipping.amount }] : []),
+    ...(pricesIncludeTax ? [] : [{ type: "tax", amount: tax.amount }]),
+    { type: "total", amount: total.amount },
+  ];
+}
+
+/** The order a completed session placed, as UCP's order (its lines, shipping, fulfilments and refunds). */
+export function orderOf(session: SessionView, shop: UcpShopView): Json {
+  const order = session.order!;
+  const destination = postalAddress(order.shippingAddress as Address | null);
+  return {
+    ucp: { version: UCP_VERSION, capabilities: { [ORDER]: [{ version: UCP_VERSION }] } },
+    id: order.id,
+    label: `#${order.number}`,
+    checkout_id: session.id,
+    permalink_url: shop.orderUrl(order.id),
+    line_items: orderLines(order, shop.locale),
+    fulfillment: {
+      expectations: destination
+        ? [{ id: METHOD_ID, line_items: allUnits(order), method_type: "shipping", destination }]
+        : [],
+      events: order.fulfillments.map((f) => ({
+        id: f.id,
+        occurred_at: f.createdAt,
+        type: "shipped",
+        line_items: allUnits(order),
+        ...(f.trackingNumber ? { tracking_number: f.trackingNumber } : {}),
+        ...(f.trackingUrl ? { tracking_url: f.trackingUrl } : {}),
+        ...(f.carrier ? { carrier: f.carrier } : {}),
+      })),
+    },
+    adjustments: order.refunds.map((r) => ({
+      id: r.id,
+      type: "refund",
+      occurred_at: r.createdAt,
+      status: REFUND_STATUS[r.status] ?? "pending",
+      totals: [{ type: "total", amount: r.amount.amount }],
+    })),
+    currency: order.currency,
+    totals: orderTotals(order, session.cart.pricesIncludeTax),
+  };
 }

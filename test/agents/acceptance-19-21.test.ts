@@ -212,7 +212,14 @@ describe("Agent Auth acceptance", () => {
         ...agentOperations()
           .filter((op) => op.access !== "admin")
           .map((op) => op.operationId),
-        ...["create_checkout", "get_checkout", "update_checkout", "complete_checkout", "cancel_checkout"],
+        ...[
+          "create_checkout",
+          "get_checkout",
+          "update_checkout",
+          "complete_checkout",
+          "cancel_checkout",
+          "get_order",
+        ],
       ]);
       const cart = (await ok(hostClient, "createCart", { email: "acceptance@example.com" })).data;
       expect(cart.id).toMatch(/^cart_/);

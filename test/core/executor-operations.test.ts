@@ -123,6 +123,8 @@ interface Fixtures {
   sessionId: string;
   sessionToComplete: string;
   sessionToCancel: string;
+  /** The order a completed session of the test key placed. */
+  sessionOrderId: string;
   customer: { id: string; email: string; token: string; tokenToSignOut: string };
   /** Placed by the signed-in customer, from a cart its session owned. */
   ownedOrderId: string;
@@ -314,11 +316,13 @@ beforeAll(async () => {
     shippingMethodId: shipping.id,
     paymentMethodId: "manual_bank_transfer",
   };
-  const [session, sessionToComplete, sessionToCancel] = await Promise.all([
+  const [session, sessionToComplete, sessionToCancel, sessionPlaced] = await Promise.all([
     run("openCheckoutSession", admin, { lines: [{ variantId, quantity: 1 }] }),
     run("openCheckoutSession", admin, readySession),
     run("openCheckoutSession", admin, readySession),
+    run("openCheckoutSession", admin, readySession),
   ]);
+  const sessionOrder = await run("completeCheckoutSession", admin, { id: sessionPlaced.id });
 
   const account = await run("signUpCustomer", admin, {
     email: "ana@example.com",
@@ -397,6 +401,7 @@ beforeAll(async () => {
     sessionId: session.id,
     sessionToComplete: sessionToComplete.id,
     sessionToCancel: sessionToCancel.id,
+    sessionOrderId: sessionOrder.order.id,
     customer: {
       id: account.customer.id,
       email: "ana@example.com",
@@ -572,6 +577,7 @@ const table: Record<string, () => Row> = {
   updateCheckoutSession: () => storefront({ id: F.sessionId, buyer: { email: "new@example.com" } }),
   cancelCheckoutSession: () => storefront({ id: F.sessionToCancel }),
   completeCheckoutSession: () => storefront({ id: F.sessionToComplete }),
+  getCheckoutSessionOfOrder: () => storefront({ orderId: F.sessionOrderId }),
 
   // storefront accounts
   signUpCustomer: () => storefront({ email: "rui@example.com", password: PASSWORD }, 201),

@@ -19,6 +19,7 @@ const UCP_TOOLS = [
   "update_checkout",
   "complete_checkout",
   "cancel_checkout",
+  "get_order",
 ];
 
 let t: TestApp;

@@ -16,11 +16,7 @@ const HOST = "ucp-shop.example";
 let t: TestApp;
 let platforms: PlatformServer;
 let shop: Shop;
-let validate: {
-  checkout(body: unknown): string[];
-  profile(body: unknown): string[];
-  error(body: unknown): string[];
-};
+let validate: Record<"checkout" | "profile" | "error" | "order", (body: unknown) => string[]>;
 
 /** Every schema of the release, loaded under its `$id`, and validators for what the shop answers. */
 function schemaValidators() {
@@ -46,6 +42,7 @@ function schemaValidators() {
     profile: (body: unknown) =>
       check("https://ucp.dev/schemas/ucp.json#/$defs/business_schema")((body as { ucp: unknown }).ucp),
     error: check("https://ucp.dev/schemas/shopping/types/error_response.json"),
+    order: check("https://ucp.dev/schemas/shopping/order.json"),
   };
 }
 
@@ -308,5 +305,75 @@ describe("the platform's profile (UCP-Agent)", () => {
     } finally {
       strict.cleanup();
     }
+  });
+});
+
+describe("UCP orders", () => {
+  /** A completed checkout paid by bank transfer: its order id. */
+  async function placed(): Promise<string> {
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: 2 }],
+      buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
+      fulfillment: {
+        methods: [
+          {
+            type: "shipping",
+            destinations: [destination],
+            groups: [{ selected_option_id: shop.ptShipping.id }],
+          },
+        ],
+      },
+    });
+    const completed = await ucp("POST", `/ucp/v1/checkout-sessions/${created.body.id}/complete`, {
+      payment: { instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline" }] },
+    });
+    expect(completed.body.status).toBe("completed");
+    return completed.body.order.id;
+  }
+
+  test("the order a checkout placed: its lines, destination, then its shipment and refund, each answer valid", async () => {
+    const orderId = await placed();
+    const fresh = await ucp("GET", `/ucp/v1/orders/${orderId}`);
+    expect(fresh.status).toBe(200);
+    expect(validate.order(fresh.body)).toEqual([]);
+    expect(fresh.body.line_items[0]).toMatchObject({
+      quantity: { total: 2, fulfilled: 0 },
+      status: "processing",
+    });
+    expect(fresh.body.fulfillment.expectations[0].destination).toMatchObject({ address_country: "PT" });
+
+    const admin = (path: string, body: unknown = {}) =>
+      t.json(`/v1/admin/orders/${orderId}/${path}`, {
+        method: "POST",
+        headers: { "x-api-key": shop.org.key, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await admin("mark-paid")).status).toBe(200);
+    expect((await admin("fulfill", { carrier: "CTT", trackingNumber: "RR123456789PT" })).status).toBe(200);
+    expect((await admin("refund", { amount: 500, reason: "damaged box" })).status).toBe(200);
+    const later = await ucp("GET", `/ucp/v1/orders/${orderId}`);
+    expect(validate.order(later.body)).toEqual([]);
+    expect(later.body.line_items[0]).toMatchObject({ quantity: { fulfilled: 2 }, status: "fulfilled" });
+    expect(later.body.fulfillment.events[0]).toMatchObject({
+      type: "shipped",
+      carrier: "CTT",
+      tracking_number: "RR123456789PT",
+    });
+    expect(later.body.adjustments[0]).toMatchObject({
+      type: "refund",
+      totals: [{ type: "total", amount: 500 }],
+    });
+  });
+
+  test("another platform's order, or an unknown one, is UCP's not-found outcome", async () => {
+    const orderId = await placed();
+    const other = await ucp("GET", `/ucp/v1/orders/${orderId}`, undefined, {
+      "ucp-agent": platforms.agent("other"),
+    });
+    expect(other.status).toBe(200);
+    expect(validate.error(other.body)).toEqual([]);
+    expect(other.body.messages[0].code).toBe("not_found");
+    const unknown = await ucp("GET", "/ucp/v1/orders/ord_doesnotexist0000");
+    expect(unknown.body.ucp.status).toBe("error");
   });
 });
