@@ -6,14 +6,7 @@ import type { Caller, ClientInfo } from "../core/operation.ts";
 import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
 import { type Json, UcpError } from "./errors.ts";
 import { platformProfiles } from "./profiles.ts";
-import {
-  checkoutOf,
-  orderOf,
-  sessionInputOf,
-  UCP_VERSION,
-  type UcpShopView,
-  unsupportedHandler,
-} from "./wire.ts";
+import { checkoutOf, orderOf, sessionInputOf, UCP_VERSION, type UcpShopView } from "./wire.ts";
 
 // UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
 // session operation it stands for (same validation, transaction, idempotency and tenant as on
@@ -163,12 +156,12 @@ async function completeCall(
   key: string,
 ): Promise<SessionView & Json> {
   let session = await shop.run(call, "getCheckoutSession", { id });
+  // A platform completes again after the buyer acted (an escalation): the checkout as it is now.
+  if (session.status === "completed") return session;
   const { paymentMethodId } = sessionInputOf({ payment: body.payment });
-  if (session.status !== "completed" && paymentMethodId && paymentMethodId !== session.paymentMethodId) {
+  if (paymentMethodId && paymentMethodId !== session.paymentMethodId) {
     session = await shop.run(call, "updateCheckoutSession", { id, paymentMethodId }, `${key}:payment`);
   }
-  // A method no UCP handler stands for is not placed: the checkout says so (wire.ts).
-  if (unsupportedHandler(session)) return session;
   try {
     return await shop.run(call, "completeCheckoutSession", { id }, key);
   } catch (error) {

@@ -41,7 +41,6 @@ const PROBLEM_AT: Record<SessionProblem["field"], { path: string; code: string }
 const UCP_CODES: Record<string, string> = {
   INSUFFICIENT_STOCK: "out_of_stock",
   COUPON_INVALID: "discount_code_invalid",
-  UNSUPPORTED_HANDLER: "payment_handler_unsupported",
 };
 
 /** The payment handler registry name of a shop: its host reversed (`shop.example` → `example.shop.payments`). */
@@ -130,31 +129,19 @@ function fulfillmentOf(session: SessionView, locale: string): Json {
   };
 }
 
-/**
- * The payment methods a UCP checkout can be completed with: those the buyer need not leave the
- * platform for (a reference, an MB WAY request, a bank transfer). A card through the provider's
- * payment page needs the buyer on that page, which a platform cannot hand over yet.
- */
-export const ucpMethods = (methods: SessionView["paymentMethods"]) =>
-  methods.filter((m) => m.flow !== "redirect");
-
-/** The payment handlers a session may be completed with, under the shop's registry name. */
+/** The payment handlers a session may be completed with (its payment methods), under the shop's registry name. */
 export const paymentHandlers = (session: Pick<SessionView, "paymentMethods">, host: string): Json => ({
-  [handlerName(host)]: ucpMethods(session.paymentMethods).map((method) => ({
-    id: method.id,
-    version: UCP_VERSION,
-  })),
+  [handlerName(host)]: session.paymentMethods.map((method) => ({ id: method.id, version: UCP_VERSION })),
 });
 
-/** A chosen method no UCP handler stands for: the checkout cannot complete until another is chosen. */
-export function unsupportedHandler(session: SessionView): SessionProblem | null {
-  const id = session.paymentMethodId;
-  if (!id || session.order || ucpMethods(session.paymentMethods).some((m) => m.id === id)) return null;
-  return {
-    code: "UNSUPPORTED_HANDLER",
-    field: "paymentMethod",
-    message: `${id} is not a payment handler of this checkout`,
-  };
+/**
+ * Where the buyer must go to finish: the provider's payment page of an order placed with a card
+ * and not paid yet (the checkout `requires_escalation` until the payment's notification arrives).
+ */
+function escalationUrl(order: SessionView["order"]): string | null {
+  const action = order?.payment?.action;
+  if (!order || order.paymentStatus === "paid" || order.status === "cancelled") return null;
+  return action?.type === "redirect" ? action.url : null;
 }
 
 /** What the buyer does to pay a completed checkout's order: the reference, the MB WAY request or the instructions. */
@@ -181,10 +168,8 @@ export interface UcpShopView {
 
 /** The UCP checkout of a session, as its shop answers it. */
 export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
-  const { cart } = session;
-  const unsupported = unsupportedHandler(session);
-  const problems = unsupported ? [...session.problems, unsupported] : session.problems;
-  const status = unsupported && session.status === "ready" ? "open" : session.status;
+  const { cart, problems } = session;
+  const continueUrl = escalationUrl(session.order);
   const checkout: Json = {
     ucp: {
       version: UCP_VERSION,
@@ -195,7 +180,7 @@ export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
       payment_handlers: paymentHandlers(session, shop.host),
     },
     id: session.id,
-    status: STATUS[status],
+    status: continueUrl ? "requires_escalation" : STATUS[session.status],
     currency: cart.currency,
     line_items: lineItems(cart, shop.locale),
     buyer: {
@@ -214,10 +199,22 @@ export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
         severity: "recoverable",
       })),
       ...(session.order ? paymentMessages(session.order, shop.locale) : []),
+      ...(continueUrl
+        ? [
+            {
+              type: "error",
+              code: "payment_required",
+              content:
+                "The buyer pays by card on the payment page at continue_url; the checkout completes once paid.",
+              severity: "requires_buyer_input",
+            },
+          ]
+        : []),
     ],
     links: [],
     expires_at: session.expiresAt,
     fulfillment: fulfillmentOf(session, shop.locale),
+    ...(continueUrl ? { continue_url: continueUrl } : {}),
   };
   if (session.paymentMethodId) {
     checkout.payment = {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Shop } from "../helpers/shop.ts";
 import {
+  deliverStripe,
+  events,
   IFTHENPAY,
   makeWorld,
   type PaymentsWorld,
@@ -10,9 +12,8 @@ import {
 } from "../payments/helpers.ts";
 import { type PlatformServer, platformServer } from "./helpers.ts";
 
-// UCP completions that need no card: Multibanco and MB WAY through the shop's own provider (a fake
-// Ifthenpay over HTTP), answered with what the buyer does next; a card through the provider's
-// payment page is not a UCP handler.
+// UCP completions through the shop's own providers (fakes over HTTP): Multibanco and MB WAY answered
+// with what the buyer does next; a card escalated to the provider's payment page until it is paid.
 
 const HOST = "ucp-pay.example";
 
@@ -83,14 +84,14 @@ const instrument = (handler: string) => ({
 });
 
 describe("UCP payments", () => {
-  test("the handlers are the shop's methods a buyer need not leave the platform for: no card page", async () => {
+  test("the handlers are the shop's payment methods, the card among them", async () => {
     const checkout = await readyCheckout();
     const handlers = checkout.ucp.payment_handlers["example.ucp_pay.payments"].map(
       (h: { id: string }) => h.id,
     );
-    expect(handlers).toContain("ifthenpay_multibanco");
-    expect(handlers).toContain("ifthenpay_mbway");
-    expect(handlers).not.toContain("stripe_card");
+    expect(handlers).toEqual(
+      expect.arrayContaining(["ifthenpay_multibanco", "ifthenpay_mbway", "stripe_card"]),
+    );
   });
 
   test("complete with Multibanco: the order awaits payment and the answer carries the entity and reference", async () => {
@@ -126,18 +127,46 @@ describe("UCP payments", () => {
     expect(info.content).toMatch(/^Approve the payment in the MB WAY app of .+ before .+\.$/);
   });
 
-  test("a card handler is refused as a message and places nothing", async () => {
+  test("a card: the checkout requires escalation to the provider's payment page, and completes once paid", async () => {
     const checkout = await readyCheckout();
-    const answer = await ucp(
+    const escalated = await ucp(
       "POST",
       `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
       instrument("stripe_card"),
     );
-    expect(answer.status).toBe(200);
-    expect(answer.body.status).toBe("incomplete");
-    expect(answer.body.order).toBeUndefined();
-    expect(answer.body.messages).toContainEqual(
-      expect.objectContaining({ code: "payment_handler_unsupported", path: "$.payment.instruments" }),
+    expect(escalated.status).toBe(200);
+    expect(escalated.body.status).toBe("requires_escalation");
+    const order = (
+      await w.t.json(`/v1/admin/orders/${escalated.body.order.id}`, {
+        headers: { "x-api-key": shop.org.key },
+      })
+    ).body.data;
+    expect(escalated.body.continue_url).toBe(order.payment.action.url);
+    expect(escalated.body.messages).toContainEqual(
+      expect.objectContaining({ code: "payment_required", severity: "requires_buyer_input" }),
     );
+    // The buyer pays on the page; Stripe's notification arrives.
+    const paid = await deliverStripe(
+      w,
+      shop.org.id,
+      events.completed({
+        orgId: shop.org.id,
+        orderId: order.id,
+        attemptId: order.payment.attemptId,
+        sessionId: order.payment.action.url.split("/").at(-1),
+        paymentIntent: `pi_test_${order.payment.attemptId.slice(4)}`,
+        amount: order.totals.total.amount,
+      }),
+    );
+    expect(paid.status).toBe(200);
+    // The platform completes again (or reads): the checkout is completed, without a second order.
+    const again = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
+      instrument("stripe_card"),
+    );
+    expect(again.body.status).toBe("completed");
+    expect(again.body.continue_url).toBeUndefined();
+    expect(again.body.order.id).toBe(order.id);
   });
 });
