@@ -140,21 +140,40 @@ function applyInput(write: PaymentWrite, row: SessionRow, input: SessionInput): 
   if (input.billingAddress) setAddress(tenant, row.cart_id, "billing", input.billingAddress);
   if (input.shippingMethodId) setShippingMethod(tenant, row.cart_id, input.shippingMethodId);
   const buyer = input.buyer ?? {};
+  // Changing what is bought (anything but the payment method) quotes the total that completing takes.
+  const { paymentMethodId, ...buying } = input;
+  const quote =
+    Object.keys(buying).length > 0 ? readPricedCart(tenant, row.cart_id).priced.totals.total : null;
   tenant.sqlite
     .query(
       `UPDATE checkout_sessions SET buyer_first_name = coalesce(?1, buyer_first_name),
          buyer_last_name = coalesce(?2, buyer_last_name), buyer_phone = coalesce(?3, buyer_phone),
-         payment_method_id = coalesce(?4, payment_method_id), updated_at = ?5
-       WHERE id = ?6`,
+         payment_method_id = coalesce(?4, payment_method_id), quoted_total = coalesce(?5, quoted_total),
+         updated_at = ?6
+       WHERE id = ?7`,
     )
     .run(
       buyer.firstName ?? null,
       buyer.lastName ?? null,
       buyer.phone ?? null,
-      input.paymentMethodId ?? null,
+      paymentMethodId ?? null,
+      quote,
       Date.now(),
       row.id,
     );
+}
+
+/** The total the session was quoted at must still be its total (prices, shipping or tax may have moved since). */
+function assertQuotedTotal(write: PaymentWrite, row: SessionRow): void {
+  if (row.quoted_total === null) return;
+  const total = readPricedCart(write.tenant, row.cart_id).priced.totals.total;
+  if (total !== row.quoted_total) {
+    throw new ApiError(
+      "UNPROCESSABLE",
+      `The total changed from ${row.quoted_total} to ${total} since it was quoted: update the session to accept it`,
+      [{ path: "/totals/total", message: "changed since quoted" }],
+    );
+  }
 }
 
 export interface SessionOpening {
@@ -225,6 +244,7 @@ export function completeSession(
   payments: CheckoutPayments,
 ) {
   const row = openRow(write, id, who.protocol, who.caller);
+  assertQuotedTotal(write, row);
   const placed = placeOrder(
     write,
     row.cart_id,

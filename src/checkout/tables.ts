@@ -18,6 +18,11 @@ export const checkoutSessions = sqliteTable("checkout_sessions", {
   buyerLastName: text("buyer_last_name"),
   buyerPhone: text("buyer_phone"),
   paymentMethodId: text("payment_method_id"),
+  /**
+   * The total the caller was last answered after changing what it buys (lines, buyer, addresses,
+   * shipping): completing at another total is refused until the caller accepts it with an update.
+   */
+  quotedTotal: integer("quoted_total"),
   canceledAt: integer("canceled_at"),
   expiresAt: integer("expires_at").notNull(),
   createdAt: integer("created_at").notNull(),

@@ -141,3 +141,40 @@ describe("checkout sessions over HTTP", () => {
     expect(malformed.status).toBe(400);
   });
 });
+
+describe("the quoted total", () => {
+  test("completing at a total that moved since the last change is a 422 that changes nothing; an update accepts the new total", async () => {
+    const product = await shop.admin.post("/v1/admin/products", {
+      name: { en: "Quoted mug" },
+      status: "active",
+      variants: [{ price: 1000 }],
+    });
+    const variant = product.body.data.variants[0];
+    const session = (
+      await open({
+        lines: [{ variantId: variant.id, quantity: 1 }],
+        buyer: { email: "quote@example.com" },
+        shippingAddress: PT_ADDRESS,
+        shippingMethodId: shop.ptShipping.id,
+        paymentMethodId: "manual_bank_transfer",
+      })
+    ).body.data;
+    expect(session.status).toBe("ready");
+    const quoted = session.cart.totals.total.amount;
+    await shop.admin.patch(`/v1/admin/products/${product.body.data.id}`, {
+      variants: [{ id: variant.id, price: 1200 }],
+    });
+    const refused = await shop.storefront(`/v1/checkout-sessions/${session.id}/complete`, { body: {} });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toContain(`from ${quoted} to ${quoted + 200}`);
+    expect((await shop.storefront(`/v1/checkout-sessions/${session.id}`)).body.data.order).toBeNull();
+    const accepted = await shop.storefront(`/v1/checkout-sessions/${session.id}`, {
+      method: "PATCH",
+      body: { buyer: { email: "quote@example.com" } },
+    });
+    expect(accepted.body.data.cart.totals.total.amount).toBe(quoted + 200);
+    const completed = await shop.storefront(`/v1/checkout-sessions/${session.id}/complete`, { body: {} });
+    expect(completed.status).toBe(200);
+    expect(completed.body.data.order.totals.total.amount).toBe(quoted + 200);
+  });
+});

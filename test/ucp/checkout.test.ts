@@ -377,3 +377,50 @@ describe("UCP orders", () => {
     expect(unknown.body.ucp.status).toBe("error");
   });
 });
+
+describe("UCP completion at a moved total", () => {
+  test("is answered with the new totals and a message, no order; after an update it completes", async () => {
+    const product = await shop.admin.post("/v1/admin/products", {
+      name: { en: "UCP mug" },
+      status: "active",
+      variants: [{ price: 800 }],
+    });
+    const variantId = product.body.data.variants[0].id;
+    const body = {
+      line_items: [{ item: { id: variantId }, quantity: 1 }],
+      buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
+      fulfillment: {
+        methods: [
+          {
+            type: "shipping",
+            destinations: [destination],
+            groups: [{ selected_option_id: shop.ptShipping.id }],
+          },
+        ],
+      },
+      payment: { instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline" }] },
+    };
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", body);
+    expect(created.body.status).toBe("ready_for_complete");
+    await shop.admin.patch(`/v1/admin/products/${product.body.data.id}`, {
+      variants: [{ id: variantId, price: 900 }],
+    });
+    const refused = await ucp("POST", `/ucp/v1/checkout-sessions/${created.body.id}/complete`, {
+      payment: body.payment,
+    });
+    expect(refused.status).toBe(200);
+    expect(validate.checkout(refused.body)).toEqual([]);
+    expect(refused.body.order).toBeUndefined();
+    expect(refused.body.messages.map((m: { content: string }) => m.content).join(" ")).toContain(
+      "total changed",
+    );
+    const total = (checkout: { totals: { type: string; amount: number }[] }) =>
+      checkout.totals.find((x) => x.type === "total")!.amount;
+    expect(total(refused.body)).toBe(total(created.body) + 100);
+    await ucp("PUT", `/ucp/v1/checkout-sessions/${created.body.id}`, body);
+    const completed = await ucp("POST", `/ucp/v1/checkout-sessions/${created.body.id}/complete`, {
+      payment: body.payment,
+    });
+    expect(completed.body.status).toBe("completed");
+  });
+});
