@@ -69,6 +69,7 @@ dd{margin:0;overflow-wrap:anywhere}
 .cap input[type=checkbox]{flex:none;width:1.5rem;height:1.5rem;margin:.125rem 0 0}
 .limits{margin:.5rem 0 0 2.25rem}
 .limits label{display:block}
+.app-logo{display:block;width:4rem;height:4rem;object-fit:contain;border-radius:12px;margin:0 0 .75rem}
 .limits input{width:10rem;font:inherit;padding:.5rem;border:1px solid #aeb4bd;border-radius:8px;margin:.25rem 0 0}
 .cap.admin{border-color:#dc9a3e;background:#fff7ec}
 .summary,.cap .muted,.constraint{display:block}
@@ -85,10 +86,14 @@ a{color:#1d5bd0}
 `;
 
 /** Headers of every answer of the page: no framing, no caching, no third-party anything. */
-export function pageHeaders(nonce: string, formTargets: string[] = []): Record<string, string> {
+export function pageHeaders(
+  nonce: string,
+  formTargets: string[] = [],
+  inlineImages = false,
+): Record<string, string> {
   return {
     "content-type": "text/html; charset=utf-8",
-    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; form-action ${["'self'", ...formTargets].join(" ")}; frame-ancestors 'none'; base-uri 'none'`,
+    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}';${inlineImages ? " img-src data:;" : ""} form-action ${["'self'", ...formTargets].join(" ")}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "cache-control": "no-store",
     // Same-origin keeps the code in the URL away from other sites, and keeps the browser's Origin on
@@ -110,6 +115,8 @@ export interface Html {
    * that answers a post too (the OAuth consent's 303 back to the client).
    */
   formTargets?: string[];
+  /** Images inlined as `data:` URLs may show (still nothing from any origin). */
+  inlineImages?: boolean;
   body: string;
   status?: number;
   headers?: Record<string, string>;
@@ -119,6 +126,7 @@ export function render({
   title,
   section = "Agent approval",
   formTargets = [],
+  inlineImages = false,
   body,
   status = 200,
   headers = {},
@@ -142,7 +150,10 @@ ${body}
 </body>
 </html>
 `;
-  return new Response(html, { status, headers: { ...pageHeaders(nonce, formTargets), ...headers } });
+  return new Response(html, {
+    status,
+    headers: { ...pageHeaders(nonce, formTargets, inlineImages), ...headers },
+  });
 }
 
 export const notice = (kind: "warning" | "error" | "success", html: string) =>

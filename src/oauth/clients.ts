@@ -31,6 +31,7 @@ export interface Client {
   name: string;
   redirectUris: string[];
   clientUri: string | null;
+  logoUri: string | null;
 }
 
 const clientOf = (row: ClientRow): Client => ({
@@ -39,6 +40,7 @@ const clientOf = (row: ClientRow): Client => ({
   name: row.name,
   redirectUris: JSON.parse(row.redirect_uris) as string[],
   clientUri: row.client_uri,
+  logoUri: row.logo_uri,
 });
 
 /** A redirect URI a client may register: absolute https, or http to a loopback host (native apps); no fragment. */
@@ -99,15 +101,19 @@ function readMetadata(metadata: Record<string, unknown>) {
     throw invalidClientMetadata('application_type is "web" or "native"');
   }
   const name = optionalText(metadata, "client_name", MAX_NAME_LENGTH)?.trim();
-  const clientUri = optionalText(metadata, "client_uri", MAX_URI_LENGTH);
-  // A web page of the client (RFC 7591 §2): anything else (a `javascript:` URL) is never a link.
-  if (clientUri !== null && !/^https?:$/.test(URL.parse(clientUri)?.protocol ?? "")) {
-    throw invalidClientMetadata("client_uri must be an http or https URL");
-  }
+  // A web page and a logo of the client (RFC 7591 §2): anything else (a `javascript:` URL) is refused.
+  const webUrl = (field: string) => {
+    const value = optionalText(metadata, field, MAX_URI_LENGTH);
+    if (value !== null && !/^https?:$/.test(URL.parse(value)?.protocol ?? "")) {
+      throw invalidClientMetadata(`${field} must be an http or https URL`);
+    }
+    return value;
+  };
   return {
     redirectUris,
     name: name || null,
-    clientUri,
+    clientUri: webUrl("client_uri"),
+    logoUri: webUrl("logo_uri"),
     applicationType: (type ?? "web") as "web" | "native",
   };
 }
@@ -132,16 +138,18 @@ export function registerClient(rt: OAuthRuntime, metadata: Record<string, unknow
   const name = read.name ?? `Client ${id.slice(-6)}`;
   rt.sqlite
     .query(
-      `INSERT INTO oauth_clients (id, kind, name, redirect_uris, client_uri, registered_from, refresh_after, created_at, updated_at)
-       VALUES (?1, 'registered', ?2, ?3, ?4, ?5, NULL, ?6, ?6)`,
+      `INSERT INTO oauth_clients (id, kind, name, redirect_uris, client_uri, logo_uri, registered_from, refresh_after,
+         created_at, updated_at)
+       VALUES (?1, 'registered', ?2, ?3, ?4, ?5, ?6, NULL, ?7, ?7)`,
     )
-    .run(id, name, JSON.stringify(read.redirectUris), read.clientUri, from, now);
+    .run(id, name, JSON.stringify(read.redirectUris), read.clientUri, read.logoUri, from, now);
   return {
     client_id: id,
     client_id_issued_at: Math.floor(now / 1000),
     client_name: name,
     redirect_uris: read.redirectUris,
     ...(read.clientUri ? { client_uri: read.clientUri } : {}),
+    ...(read.logoUri ? { logo_uri: read.logoUri } : {}),
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: "none",
@@ -209,11 +217,21 @@ async function fetchMetadataDocument(rt: OAuthRuntime, url: string): Promise<Cli
   const now = rt.agents.now();
   rt.sqlite
     .query(
-      `INSERT INTO oauth_clients (id, kind, name, redirect_uris, client_uri, registered_from, refresh_after, created_at, updated_at)
-       VALUES (?1, 'metadata_document', ?2, ?3, ?4, NULL, ?5, ?6, ?6)
-       ON CONFLICT (id) DO UPDATE SET name = ?2, redirect_uris = ?3, client_uri = ?4, refresh_after = ?5, updated_at = ?6`,
+      `INSERT INTO oauth_clients (id, kind, name, redirect_uris, client_uri, logo_uri, registered_from, refresh_after,
+         created_at, updated_at)
+       VALUES (?1, 'metadata_document', ?2, ?3, ?4, ?5, NULL, ?6, ?7, ?7)
+       ON CONFLICT (id) DO UPDATE SET name = ?2, redirect_uris = ?3, client_uri = ?4, logo_uri = ?5,
+         refresh_after = ?6, updated_at = ?7`,
     )
-    .run(url, read.name, JSON.stringify(read.redirectUris), read.clientUri, now + keepFor(cacheControl), now);
+    .run(
+      url,
+      read.name,
+      JSON.stringify(read.redirectUris),
+      read.clientUri,
+      read.logoUri,
+      now + keepFor(cacheControl),
+      now,
+    );
   return clientById(rt.sqlite, url)!;
 }
 

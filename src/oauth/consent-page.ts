@@ -23,6 +23,7 @@ import { apiErrorOf } from "../core/respond.ts";
 import { type Client, resolveClient } from "./clients.ts";
 import { approve, cappableFields, readSelection, tickedByDefault } from "./consent.ts";
 import { OAuthError } from "./errors.ts";
+import { clientLogo } from "./logos.ts";
 import type { OAuthRuntime } from "./runtime.ts";
 
 // `/oauth/authorize`: the consent page. The authorization request is checked on every step (GET,
@@ -114,6 +115,7 @@ function consentForm(
   rt: OAuthRuntime,
   request: AuthorizationRequest,
   session: DashboardSession,
+  logo: string | null,
   error?: string,
 ) {
   const { client } = request;
@@ -156,8 +158,9 @@ function consentForm(
     section: SECTION,
     // Allow and Deny end with a redirect to the client, which the browser checks against form-action.
     formTargets: [redirect.origin],
+    inlineImages: logo !== null,
     body: `${error ? notice("error", escapeHtml(error)) : ""}${warnings.map((w) => notice("warning", escapeHtml(w))).join("")}
-<div class="card"><h2>App</h2><dl>${details.map(([t, v]) => `<dt>${t}</dt><dd>${v}</dd>`).join("")}</dl></div>
+<div class="card">${logo ? `<img class="app-logo" src="${escapeHtml(logo)}" alt="">` : ""}<h2>App</h2><dl>${details.map(([t, v]) => `<dt>${t}</dt><dd>${v}</dd>`).join("")}</dl></div>
 <form method="post" action="${escapeHtml(`${rt.urls.authorize}/decision`)}">
 <input type="hidden" name="request" value="${escapeHtml(request.query)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrfFor(rt, session, request.query))}">
@@ -180,6 +183,11 @@ function consentForm(
 
 class ConsentPage {
   constructor(private readonly rt: OAuthRuntime) {}
+
+  /** The consent form, with the client's logo when its registration names one that is an image. */
+  private async consent(request: AuthorizationRequest, session: DashboardSession, error?: string) {
+    return consentForm(this.rt, request, session, await clientLogo(this.rt, request.client.logoUri), error);
+  }
 
   private signIn(
     query: string,
@@ -214,7 +222,7 @@ class ConsentPage {
     if ("answer" in checked) return checked.answer;
     const session = this.gate(request, query, 200);
     if (session instanceof Response) return session;
-    return consentForm(this.rt, checked.ok, session);
+    return this.consent(checked.ok, session);
   }
 
   async signInPost(request: Request, client: ClientInfo): Promise<Response> {
@@ -264,7 +272,7 @@ class ConsentPage {
     }
     const duration = (form.get("duration") || DEFAULT_DURATION) as Duration;
     if (action !== "approve" || !(duration in DURATIONS)) {
-      return consentForm(rt, auth, session, "Choose Allow or Deny.");
+      return this.consent(auth, session, "Choose Allow or Deny.");
     }
     try {
       const code = approve(rt, {
@@ -285,7 +293,7 @@ class ConsentPage {
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       if (error.status === 403) return errorPage("Not allowed", 403, escapeHtml(error.message));
-      return consentForm(rt, auth, session, error.message);
+      return this.consent(auth, session, error.message);
     }
   }
 }

@@ -20,6 +20,8 @@ export const oauthClients = sqliteTable("oauth_clients", {
   /** JSON array of exact redirect URIs. */
   redirectUris: text("redirect_uris").notNull(),
   clientUri: text("client_uri"),
+  /** The logo its registration names (http or https); shown on the consent page once fetched and checked. */
+  logoUri: text("logo_uri"),
   /** The address a registration came from (registrations are limited per address). */
   registeredFrom: text("registered_from"),
   /** Metadata documents: when the fetched copy must be fetched again. */

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { jsonBody } from "../helpers/app.ts";
+import { png } from "../helpers/images.ts";
 import {
   approveOverHttp,
   authorizeQuery,
   connectedClient,
+  consentSignIn,
   mcpCall,
   type OAuthWorld,
   oauthWorld,
@@ -157,5 +160,60 @@ describe("storefront agents", () => {
       "oauth-shop.example",
     );
     expect(products.body.result.structuredContent.data.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the client's logo", () => {
+  test("a logo its registration names is shown inlined, and only if it is an image; the page still loads nothing from elsewhere", async () => {
+    const served = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request) =>
+        new URL(request.url).pathname === "/logo.png"
+          ? new Response(png(8, 8), { headers: { "content-type": "image/png" } })
+          : new Response("<svg onload=alert(1)>", { headers: { "content-type": "image/svg+xml" } }),
+    });
+    try {
+      const consentFor = async (logo: string) => {
+        const redirectUri = "http://127.0.0.1:9/callback";
+        const registered = await fetch(
+          `${w.base}/oauth/register`,
+          jsonBody({ client_name: "Logo client", redirect_uris: [redirectUri], logo_uri: logo }),
+        );
+        const client = (await registered.json()) as { client_id: string; logo_uri: string };
+        expect(client.logo_uri).toBe(logo);
+        const query = authorizeQuery(w, {
+          clientId: client.client_id,
+          redirectUri,
+          challenge: pkce().challenge,
+        });
+        const cookie = await consentSignIn(w, query);
+        return fetch(`${w.base}/oauth/authorize?${query}`, { headers: { cookie } });
+      };
+      const withImage = await consentFor(`http://127.0.0.1:${served.port}/logo.png`);
+      const html = await withImage.text();
+      expect(html).toContain(`src="data:image/png;base64,${Buffer.from(png(8, 8)).toString("base64")}"`);
+      expect(withImage.headers.get("content-security-policy")).toContain("img-src data:;");
+      expect(html).not.toContain(`127.0.0.1:${served.port}`);
+      const notAnImage = await consentFor(`http://127.0.0.1:${served.port}/logo.svg`);
+      const plain = await notAnImage.text();
+      expect(plain).not.toContain("<img");
+      expect(notAnImage.headers.get("content-security-policy")).not.toContain("img-src");
+    } finally {
+      await served.stop(true);
+    }
+  });
+
+  test("a logo_uri that is not an http(s) URL is refused at registration", async () => {
+    const r = await fetch(
+      `${w.base}/oauth/register`,
+      jsonBody({
+        client_name: "Bad logo",
+        redirect_uris: ["http://127.0.0.1:9/cb"],
+        logo_uri: "javascript:alert(1)",
+      }),
+    );
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ error: "invalid_client_metadata" });
   });
 });

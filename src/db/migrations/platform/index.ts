@@ -7,6 +7,7 @@ import m2 from "./0002_payment_routes.sql" with { type: "text" };
 import m3 from "./0003_outbox_due.sql" with { type: "text" };
 import m4 from "./0004_account_links_and_mail_outbox.sql" with { type: "text" };
 import m5 from "./0005_oauth.sql" with { type: "text" };
+import m6 from "./0006_oauth_client_logo.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -17,5 +18,6 @@ export const migrations: EmbeddedMigrations = {
     "0003_outbox_due": m3,
     "0004_account_links_and_mail_outbox": m4,
     "0005_oauth": m5,
+    "0006_oauth_client_logo": m6,
   },
 };
