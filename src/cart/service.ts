@@ -360,7 +360,8 @@ function writtenState(tenant: TenantDb, { cart, lines }: CartInWrite): PricedCar
   return state;
 }
 
-function cartView(state: PricedCartState) {
+/** A priced cart as the API shows it (`getCart`'s answer), from a state already priced. */
+export function cartView(state: PricedCartState) {
   const { cart, priced } = state;
   const m = (amount: number) => money(amount, cart.currency);
   const pricedLines = new Map(priced.lines.map((l) => [l.id, l]));
@@ -647,8 +648,11 @@ export function removeCoupon(tenant: TenantDb, cartId: string) {
 // ---------------------------------------------------------------- shipping
 
 /** Active methods serving the cart's shipping country (all of them before an address is set), priced for this cart. */
-export function cartShippingMethods(tenant: TenantDb, cartId: string) {
-  const state = readPricedCart(tenant, cartId);
+export const cartShippingMethods = (tenant: TenantDb, cartId: string) =>
+  shippingMethodsFor(tenant, readPricedCart(tenant, cartId));
+
+/** The shipping methods serving a priced cart, at their price for it. */
+export function shippingMethodsFor(tenant: TenantDb, state: PricedCartState) {
   const country = state.shippingAddress?.country ?? null;
   const { subtotal, discount } = state.priced.totals;
   const freeCoupon = state.coupon?.type === "free_shipping";

@@ -1,17 +1,16 @@
 import {
   addItem,
-  cartShippingMethods,
+  cartView,
   createCart,
-  getCart,
   readPricedCart,
   removeItem,
   setAddress,
   setCartEmail,
   setShippingMethod,
+  shippingMethodsFor,
   updateItem,
 } from "../cart/service.ts";
 import type { Address } from "../cart/tables.ts";
-import { getStore } from "../catalog/store-settings.ts";
 import { ApiError, notFound } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import { newId } from "../lib/ids.ts";
@@ -93,19 +92,19 @@ function sessionRow(write: PaymentWrite, id: string, protocol: string, caller: s
 /** A session that can still change: not completed, canceled or expired (else a 409 saying which). */
 function openRow(write: PaymentWrite, id: string, protocol: string, caller: string): SessionRow {
   const row = sessionRow(write, id, protocol, caller);
-  const status = statusOf(write, row, []);
+  const cart = write.tenant.sqlite.query("SELECT status FROM carts WHERE id = ?").get(row.cart_id) as {
+    status: string;
+  };
+  const status = statusOf(row, cart.status, []);
   if (status !== "open" && status !== "ready") {
     throw new ApiError("CONFLICT", `The checkout session is ${status}: it can no longer change`);
   }
   return row;
 }
 
-function statusOf(write: PaymentWrite, row: SessionRow, problems: SessionProblem[]): SessionStatus {
+function statusOf(row: SessionRow, cartStatus: string, problems: SessionProblem[]): SessionStatus {
   if (row.canceled_at !== null) return "canceled";
-  const cart = write.tenant.sqlite.query("SELECT status FROM carts WHERE id = ?").get(row.cart_id) as {
-    status: string;
-  };
-  if (cart.status === "completed") return "completed";
+  if (cartStatus === "completed") return "completed";
   if (row.expires_at <= Date.now()) return "expired";
   return problems.length > 0 ? "open" : "ready";
 }
@@ -113,7 +112,7 @@ function statusOf(write: PaymentWrite, row: SessionRow, problems: SessionProblem
 /** The cart's lines become `lines`: matching variants keep their line (quantity set), the rest are added or removed. */
 function replaceLines(write: PaymentWrite, cartId: string, lines: SessionLine[]): void {
   const { tenant } = write;
-  const current = getCart(tenant, cartId).items;
+  const current = readPricedCart(tenant, cartId).lines;
   const wanted = new Map<string, SessionLine>();
   for (const line of lines) {
     const key = line.variantId ?? line.productId ?? "";
@@ -265,21 +264,22 @@ export function readSession(
 ) {
   const { tenant } = write;
   const row = sessionRow(write, id, protocol, caller);
-  const cart = getCart(tenant, row.cart_id);
+  // Priced once: the view, the problems, the shipping methods and the payment methods all read it.
+  const state = readPricedCart(tenant, row.cart_id);
+  const cart = cartView(state);
   const active = cart.status === "active" && row.canceled_at === null;
   const problems = active
     ? placeableProblems(
         write,
-        row.cart_id,
+        state,
         { paymentMethodId: row.payment_method_id ?? undefined, phone: row.buyer_phone ?? undefined },
         null,
         payments,
       ).map(problemOf)
     : [];
-  const priced = readPricedCart(tenant, row.cart_id);
   return {
     id: row.id,
-    status: statusOf(write, row, problems),
+    status: statusOf(row, cart.status, problems),
     expiresAt: iso(row.expires_at),
     cart,
     buyer: {
@@ -290,16 +290,15 @@ export function readSession(
     },
     paymentMethodId: row.payment_method_id,
     problems,
-    shippingMethods: active ? cartShippingMethods(tenant, row.cart_id) : [],
+    shippingMethods: active ? shippingMethodsFor(tenant, state) : [],
     paymentMethods: active
       ? payments.methods(tenant, write.ctx, {
-          store: getStore(tenant),
+          store: state.store,
           currency: cart.currency,
-          total: priced.priced.totals.total,
+          total: state.priced.totals.total,
         })
       : [],
-    order:
-      cart.status === "completed" && priced.cart.order_id ? orderView(tenant, priced.cart.order_id) : null,
+    order: state.cart.order_id ? orderView(tenant, state.cart.order_id) : null,
   };
 }
 

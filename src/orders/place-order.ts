@@ -1,6 +1,6 @@
 import { sha256Hex } from "../auth/crypto.ts";
 import { countCouponUse } from "../cart/coupons.ts";
-import { completeCart, loadPricedCart, readPricedCart } from "../cart/service.ts";
+import { completeCart, loadPricedCart } from "../cart/service.ts";
 import { takeStock, unitsOnHand } from "../catalog/inventory.ts";
 import { ApiError } from "../core/errors.ts";
 import { recordEvent } from "../core/events.ts";
@@ -113,13 +113,11 @@ function checkPlaceable(
  */
 export function placeableProblems(
   write: PaymentWrite,
-  cartId: string,
+  state: CartToPlace,
   input: PlaceOrderInput,
   customer: SignedInCustomer | null,
   payments: CheckoutPayments = manualPayments,
 ): ApiError[] {
-  // Read only: a session's read writes nothing (place-order persists what pricing corrected).
-  const state = readPricedCart(write.tenant, cartId);
   if (state.cart.status !== "active")
     return [new ApiError("CONFLICT", "The cart is completed: its order was placed")];
   return reviewCheckout(write, state, input, customer, payments).problems;

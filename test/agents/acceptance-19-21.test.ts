@@ -7,6 +7,7 @@ import { addMember } from "../../src/auth/service.ts";
 import type { Operation } from "../../src/core/operation.ts";
 import { RateLimiter } from "../../src/core/rate-limit.ts";
 import { isAgentOperation } from "../../src/core/registry.ts";
+import { UCP_OPERATIONS } from "../../src/ucp/checkout.ts";
 import { makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 import { approve, relaxRegisterLimit, type TestAgent, TestHost } from "./helpers.ts";
@@ -212,14 +213,7 @@ describe("Agent Auth acceptance", () => {
         ...agentOperations()
           .filter((op) => op.access !== "admin")
           .map((op) => op.operationId),
-        ...[
-          "create_checkout",
-          "get_checkout",
-          "update_checkout",
-          "complete_checkout",
-          "cancel_checkout",
-          "get_order",
-        ],
+        ...Object.keys(UCP_OPERATIONS),
       ]);
       const cart = (await ok(hostClient, "createCart", { email: "acceptance@example.com" })).data;
       expect(cart.id).toMatch(/^cart_/);

@@ -1,10 +1,9 @@
 import { expect } from "bun:test";
 import type { Server } from "bun";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { addMember } from "../../src/auth/service.ts";
-import { makeTestApp, signUp, type TestApp } from "./app.ts";
+import type { TestApp } from "./app.ts";
 import { artifactPath, launchChromium } from "./browser.ts";
-import { makeShop, type Shop } from "./shop.ts";
+import { listeningShop, type Shop } from "./shop.ts";
 
 // The dashboard as a merchant meets it: a listening server on the platform host (BASE_URL is the
 // address the browser uses, so same-origin writes carry the Origin the API expects), a shop whose
@@ -31,16 +30,9 @@ export async function startDashboardServer(
   shopHost: string,
   env: Record<string, string> = {},
 ): Promise<DashboardServer> {
-  let t: TestApp | undefined;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (request, srv) => t!.app.fetch(request, srv),
-  });
-  const base = `http://127.0.0.1:${server.port}`;
-  t = makeTestApp({
+  const served = await listeningShop(name, shopHost, {
+    password: DASHBOARD_PASSWORD,
     env: {
-      BASE_URL: base,
       NODE_ENV: "production",
       PLATFORM_DOMAIN: "shops.example",
       INTEGRATION_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
@@ -48,24 +40,7 @@ export async function startDashboardServer(
       ...env,
     },
   });
-  const shop = await makeShop(t, name, shopHost);
-  const owner = `owner@${shopHost}`;
-  const cookie = await signUp(t, owner, DASHBOARD_PASSWORD);
-  const userId = (await t.json("/api/auth/session", { headers: { cookie } })).body.data.user.id;
-  addMember(t.app.ctx.platform, shop.org.id, userId, "owner");
-  const app = t;
-  return {
-    t: app,
-    server,
-    base,
-    host: new URL(base).host,
-    shop,
-    owner,
-    async close() {
-      await server.stop(true);
-      app.cleanup();
-    },
-  };
+  return { ...served, host: new URL(served.base).host };
 }
 
 export interface DashboardBrowser {

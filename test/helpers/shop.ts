@@ -1,4 +1,6 @@
-import type { TestApp } from "./app.ts";
+import type { Server } from "bun";
+import { addMember } from "../../src/auth/service.ts";
+import { makeTestApp, signUp, type TestApp } from "./app.ts";
 import { adminClient, shirtProduct, simpleProduct } from "./catalog.ts";
 
 export const PT_ADDRESS = {
@@ -97,4 +99,38 @@ export async function placeBankTransferOrder(shop: Shop, email = "buyer@example.
   });
   if (placed.status !== 201) throw new Error(`place order: ${placed.status} ${JSON.stringify(placed.body)}`);
   return placed.body.data;
+}
+
+/** A listening service whose BASE_URL is its own address, with one shop (`makeShop`) and its owner's dashboard account. */
+export async function listeningShop(
+  name: string,
+  shopHost: string,
+  options: { env: Record<string, string>; password: string },
+) {
+  let t: TestApp | undefined;
+  const server: Server<unknown> = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request, srv) => t!.app.fetch(request, srv),
+  });
+  const base = `http://127.0.0.1:${server.port}`;
+  t = makeTestApp({ env: { BASE_URL: base, ...options.env } });
+  const app = t;
+  const shop = await makeShop(app, name, shopHost);
+  const owner = `owner@${shopHost}`;
+  const cookie = await signUp(app, owner, options.password);
+  const ownerId: string = (await app.json("/api/auth/session", { headers: { cookie } })).body.data.user.id;
+  addMember(app.app.ctx.platform, shop.org.id, ownerId, "owner");
+  return {
+    t: app,
+    server,
+    base,
+    shop,
+    owner,
+    ownerId,
+    async close() {
+      await server.stop(true);
+      app.cleanup();
+    },
+  };
 }

@@ -7,20 +7,14 @@ import { addMember } from "../../src/auth/service.ts";
 import type { Caller, Operation } from "../../src/core/operation.ts";
 import { isAgentOperation } from "../../src/core/registry.ts";
 import { McpEndpoint, SERVER_NAME } from "../../src/mcp/endpoint.ts";
+import { UCP_OPERATIONS } from "../../src/ucp/checkout.ts";
 import { approve, TestHost } from "../agents/helpers.ts";
 import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { strictAjv } from "../helpers/openapi-conformance.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
 
-/** UCP's checkout tools, which a shop's host lists after its operations (docs/ucp.md). */
-const UCP_TOOLS = [
-  "create_checkout",
-  "get_checkout",
-  "update_checkout",
-  "complete_checkout",
-  "cancel_checkout",
-  "get_order",
-];
+/** UCP's tools, which a shop's host lists after its operations (docs/ucp.md). */
+const UCP_TOOLS = Object.keys(UCP_OPERATIONS);
 
 let t: TestApp;
 let shop: Shop;

@@ -1,10 +1,9 @@
 import type { Server } from "bun";
 import { agentRuntime } from "../../src/agents/runtime.ts";
-import { addMember } from "../../src/auth/service.ts";
 import { RateLimiter } from "../../src/core/rate-limit.ts";
 import { oauthRuntime } from "../../src/oauth/runtime.ts";
-import { cookieFrom, jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
-import { makeShop, type Shop } from "../helpers/shop.ts";
+import { cookieFrom, jsonBody, type TestApp } from "../helpers/app.ts";
+import { listeningShop, type Shop } from "../helpers/shop.ts";
 
 // A listening service whose BASE_URL is its own address (clients discover from it, the consent
 // page checks Origin against it), a shop with an owner, and the steps of a flow as a client and a
@@ -41,34 +40,14 @@ export async function oauthWorld(
   host = "oauth-shop.example",
   env: Record<string, string> = {},
 ): Promise<OAuthWorld> {
-  let t: TestApp | undefined;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (request, srv) => t!.app.fetch(request, srv),
+  const served = await listeningShop(name, host, {
+    password: PASSWORD,
+    env: { WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true", ...env },
   });
-  const base = `http://127.0.0.1:${server.port}`;
-  t = makeTestApp({ env: { BASE_URL: base, WEBHOOKS_ALLOW_HTTP_LOCALHOST: "true", ...env } });
   // The runtimes are made when the routes mount; a first request makes sure of it.
-  await t.request("/.well-known/oauth-authorization-server");
-  relaxLimits(t);
-  const shop = await makeShop(t, name, host);
-  const ownerEmail = `owner@${host}`;
-  const cookie = await signUp(t, ownerEmail, PASSWORD);
-  const userId = (await t.json("/api/auth/session", { headers: { cookie } })).body.data.user.id;
-  addMember(t.app.ctx.platform, shop.org.id, userId, "owner");
-  return {
-    t,
-    server,
-    base,
-    shop,
-    ownerEmail,
-    ownerId: userId,
-    async close() {
-      await server.stop(true);
-      t!.cleanup();
-    },
-  };
+  await served.t.request("/.well-known/oauth-authorization-server");
+  relaxLimits(served.t);
+  return { ...served, ownerEmail: served.owner };
 }
 
 /** A PKCE pair (RFC 7636, S256). */

@@ -5,7 +5,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformProfile, platformServer } from "./helpers.ts";
+import { type PlatformServer, platformProfile, platformServer, shippingTo } from "./helpers.ts";
 
 // UCP's REST binding on a shop's host, driven as a platform drives it, every answer validated
 // against the published schemas (test/fixtures/ucp, the release the service speaks).
@@ -80,16 +80,6 @@ async function ucp(method: string, path: string, body?: unknown, headers: Record
 }
 
 const variant = () => shop.shirt.variants[0].id as string;
-const destination = {
-  id: "d1",
-  first_name: "Ana",
-  last_name: "Silva",
-  street_address: "Rua Augusta 10",
-  address_locality: "Lisboa",
-  postal_code: "1100-053",
-  address_country: "PT",
-};
-
 describe("UCP on a shop's host", () => {
   test("the business profile names the REST service, checkout with fulfillment, and the shop's payment handlers", async () => {
     const r = await t.request("/.well-known/ucp", { headers: { host: HOST } });
@@ -131,16 +121,7 @@ describe("UCP on a shop's host", () => {
     const updated = await ucp("PUT", `/ucp/v1/checkout-sessions/${id}`, {
       line_items: [{ item: { id: variant() }, quantity: 1 }],
       buyer: { email: "ana@example.com" },
-      fulfillment: {
-        methods: [
-          {
-            type: "shipping",
-            destinations: [destination],
-            selected_destination_id: "d1",
-            groups: [{ selected_option_id: shop.ptShipping.id }],
-          },
-        ],
-      },
+      fulfillment: shippingTo(shop.ptShipping.id),
     });
     expect(updated.status).toBe(200);
     expect(validate.checkout(updated.body)).toEqual([]);
@@ -314,15 +295,7 @@ describe("UCP orders", () => {
     const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
       line_items: [{ item: { id: variant() }, quantity: 2 }],
       buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
-      fulfillment: {
-        methods: [
-          {
-            type: "shipping",
-            destinations: [destination],
-            groups: [{ selected_option_id: shop.ptShipping.id }],
-          },
-        ],
-      },
+      fulfillment: shippingTo(shop.ptShipping.id),
     });
     const completed = await ucp("POST", `/ucp/v1/checkout-sessions/${created.body.id}/complete`, {
       payment: { instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline" }] },
@@ -389,15 +362,7 @@ describe("UCP completion at a moved total", () => {
     const body = {
       line_items: [{ item: { id: variantId }, quantity: 1 }],
       buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
-      fulfillment: {
-        methods: [
-          {
-            type: "shipping",
-            destinations: [destination],
-            groups: [{ selected_option_id: shop.ptShipping.id }],
-          },
-        ],
-      },
+      fulfillment: shippingTo(shop.ptShipping.id),
       payment: { instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline" }] },
     };
     const created = await ucp("POST", "/ucp/v1/checkout-sessions", body);

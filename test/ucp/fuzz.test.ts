@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformServer } from "./helpers.ts";
+import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
 
 // UCP bodies mangled at random (fixed seed): every answer is a 2xx or a 4xx with UCP's error body,
 // never a server error.
@@ -79,24 +79,7 @@ test("300 mangled create, update and complete bodies: no server error, every ref
       last_name: "Silva",
       phone_number: "+351 912 345 678",
     },
-    fulfillment: {
-      methods: [
-        {
-          type: "shipping",
-          destinations: [
-            {
-              id: "d",
-              street_address: "Rua 1",
-              address_locality: "Lisboa",
-              postal_code: "1100-053",
-              address_country: "PT",
-            },
-          ],
-          selected_destination_id: "d",
-          groups: [{ selected_option_id: shop.ptShipping.id }],
-        },
-      ],
-    },
+    fulfillment: shippingTo(shop.ptShipping.id),
     payment: {
       instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline", selected: true }],
     },

@@ -1,4 +1,5 @@
 import type { Server } from "bun";
+import { PT_ADDRESS } from "../helpers/shop.ts";
 
 // Platforms as a shop meets them: a local web server serving UCP platform profiles, which the shop
 // fetches from the `UCP-Agent` header (the test apps allow http to loopback, as development does).
@@ -49,3 +50,26 @@ export function platformServer(): PlatformServer {
     stop: () => server.stop(true),
   };
 }
+
+/** A shipping destination in Portugal, in UCP's postal address terms. */
+export const PT_DESTINATION = {
+  id: "d1",
+  first_name: PT_ADDRESS.firstName,
+  last_name: PT_ADDRESS.lastName,
+  street_address: PT_ADDRESS.line1,
+  address_locality: PT_ADDRESS.city,
+  postal_code: PT_ADDRESS.postalCode,
+  address_country: PT_ADDRESS.country,
+};
+
+/** UCP's fulfillment extension choosing shipping to `destination` with the option (a shipping method id). */
+export const shippingTo = (optionId: string, destination = PT_DESTINATION) => ({
+  methods: [
+    {
+      type: "shipping",
+      destinations: [destination],
+      selected_destination_id: destination.id,
+      groups: [{ selected_option_id: optionId }],
+    },
+  ],
+});

@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "bun";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
-import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformServer } from "./helpers.ts";
+import { makeShop, type Shop } from "../helpers/shop.ts";
+import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
 
 // UCP's MCP binding on a shop's `/mcp`, through the official SDK client: the checkout tools with
 // `meta`, `id` and `checkout`, the checkout as structured content, protocol errors as JSON-RPC errors.
@@ -68,23 +68,7 @@ describe("UCP over MCP on a shop's host", () => {
       checkout: {
         line_items: [{ item: { id: shop.shirt.variants[0].id }, quantity: 1 }],
         buyer: { email: "ana@example.com", first_name: "Ana", last_name: "Silva" },
-        fulfillment: {
-          methods: [
-            {
-              type: "shipping",
-              destinations: [
-                {
-                  id: "d",
-                  street_address: PT_ADDRESS.line1,
-                  address_locality: PT_ADDRESS.city,
-                  postal_code: PT_ADDRESS.postalCode,
-                  address_country: "PT",
-                },
-              ],
-              groups: [{ selected_option_id: shop.ptShipping.id }],
-            },
-          ],
-        },
+        fulfillment: shippingTo(shop.ptShipping.id),
       },
     });
     expect(updated.messages.map((m: { path: string }) => m.path)).toEqual(["$.payment.instruments"]);

@@ -10,7 +10,7 @@ import {
   putIntegration,
   STRIPE,
 } from "../payments/helpers.ts";
-import { type PlatformServer, platformServer } from "./helpers.ts";
+import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
 
 // UCP completions through the shop's own providers (fakes over HTTP): Multibanco and MB WAY answered
 // with what the buyer does next; a card escalated to the provider's payment page until it is paid.
@@ -57,23 +57,7 @@ async function readyCheckout() {
       last_name: "Silva",
       phone_number: "+351 912 345 678",
     },
-    fulfillment: {
-      methods: [
-        {
-          type: "shipping",
-          destinations: [
-            {
-              id: "d1",
-              street_address: "Rua Augusta 10",
-              address_locality: "Lisboa",
-              postal_code: "1100-053",
-              address_country: "PT",
-            },
-          ],
-          groups: [{ selected_option_id: shop.ptShipping.id }],
-        },
-      ],
-    },
+    fulfillment: shippingTo(shop.ptShipping.id),
   });
   expect(created.status).toBe(201);
   return created.body;
