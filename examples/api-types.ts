@@ -1974,6 +1974,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/acp-platforms": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the ACP platforms
+     * @description The agent platforms that may check out on the shop's host through ACP, newest first.
+     */
+    get: operations["adminListAcpPlatforms"];
+    put?: never;
+    /**
+     * Let an agent platform check out through ACP
+     * @description Answers the platform's bearer `token` and the `signingSecret` of its order webhooks, shown this once only: give both to the platform. The webhook URL is checked as a webhook endpoint's. At most 20.
+     */
+    post: operations["adminCreateAcpPlatform"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/acp-platforms/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Stop an ACP platform
+     * @description Its next call is refused. Orders it placed stay the shop's; no further webhooks are sent to it.
+     */
+    delete: operations["adminDeleteAcpPlatform"];
+    options?: never;
+    head?: never;
+    /**
+     * Rename an ACP platform or change its webhook URL
+     * @description `webhookUrl: null` stops its order webhooks.
+     */
+    patch: operations["adminUpdateAcpPlatform"];
+    trace?: never;
+  };
+  "/v1/admin/acp-platforms/{id}/rotate-token": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace an ACP platform's bearer token
+     * @description Answers the new `token`, shown this once only; the previous one is refused from now on.
+     */
+    post: operations["adminRotateAcpPlatformToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "order.placed": {
@@ -3236,6 +3304,7 @@ export interface components {
           | "shippingAddress"
           | "shippingMethod"
           | "paymentMethod"
+          | "totals"
           | "session";
         message: string;
       }[];
@@ -3244,6 +3313,66 @@ export interface components {
       /** @description Those offered for the cart's total */
       paymentMethods: components["schemas"]["PaymentMethod"][];
       order: components["schemas"]["Order"] | null;
+    };
+    AcpPlatform: {
+      /** @description Id (`acpp_…`) */
+      id: string;
+      name: string;
+      /** @description The bearer token's last four characters */
+      tokenHint: string;
+      webhookUrl: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+    };
+    AcpPlatformWithSecrets: {
+      /** @description Id (`acpp_…`) */
+      id: string;
+      name: string;
+      /** @description The bearer token's last four characters */
+      tokenHint: string;
+      webhookUrl: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+      /** @description The platform's bearer token (`Authorization: Bearer acp_…` on the shop's ACP endpoints): shown in this answer only, never readable again */
+      token: string;
+      /** @description The `Merchant-Signature` HMAC-SHA256 key the platform verifies order webhooks with: shown in this answer only */
+      signingSecret: string;
+    };
+    AcpPlatformWithToken: {
+      /** @description Id (`acpp_…`) */
+      id: string;
+      name: string;
+      /** @description The bearer token's last four characters */
+      tokenHint: string;
+      webhookUrl: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updatedAt: string;
+      /** @description The platform's bearer token (`Authorization: Bearer acp_…` on the shop's ACP endpoints): shown in this answer only, never readable again */
+      token: string;
     };
     Error: {
       /** @description Human-readable message */
@@ -9487,6 +9616,262 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminListAcpPlatforms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "acpp_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *           "name": "ChatGPT",
+           *           "tokenHint": "x9Qa",
+           *           "webhookUrl": "https://platform.example/agentic_checkout/webhooks/order_events",
+           *           "createdAt": "2026-05-01T10:00:00.000Z",
+           *           "updatedAt": "2026-05-01T10:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["AcpPlatform"][];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminCreateAcpPlatform: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "ChatGPT",
+         *       "webhookUrl": "https://platform.example/agentic_checkout/webhooks/order_events"
+         *     }
+         */
+        "application/json": {
+          /** @description Which platform this is, for the merchant (e.g. `ChatGPT`) */
+          name: string;
+          webhookUrl?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "acpp_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "name": "ChatGPT",
+           *         "tokenHint": "x9Qa",
+           *         "webhookUrl": "https://platform.example/agentic_checkout/webhooks/order_events",
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z",
+           *         "token": "acp_Zr8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8Gx9Qa",
+           *         "signingSecret": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["AcpPlatformWithSecrets"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminDeleteAcpPlatform: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`acpp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminUpdateAcpPlatform: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`acpp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "ChatGPT (live)"
+         *     }
+         */
+        "application/json": {
+          /** @description Which platform this is, for the merchant (e.g. `ChatGPT`) */
+          name?: string;
+          webhookUrl?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "acpp_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "name": "ChatGPT",
+           *         "tokenHint": "x9Qa",
+           *         "webhookUrl": "https://platform.example/agentic_checkout/webhooks/order_events",
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["AcpPlatform"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["Internal"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  adminRotateAcpPlatformToken: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry: the same key with the same input within 24 hours answers the stored response again (with `idempotent-replayed: true`) without doing anything; the same key with another input is a 409 `IDEMPOTENCY_CONFLICT`. Send a new random key (a UUID) per intended write. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Id (`acpp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+          "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "acpp_0VbsQ4kG6pDPeiLQAuNT0mz5",
+           *         "name": "ChatGPT",
+           *         "tokenHint": "x9Qa",
+           *         "webhookUrl": "https://platform.example/agentic_checkout/webhooks/order_events",
+           *         "createdAt": "2026-05-01T10:00:00.000Z",
+           *         "updatedAt": "2026-05-01T10:00:00.000Z",
+           *         "token": "acp_Zr8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8Gx9Qa"
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["AcpPlatformWithToken"];
+          };
+        };
+      };
+      400: components["responses"]["ValidationError"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];
       503: components["responses"]["Unavailable"];

@@ -340,6 +340,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
     executor,
     operations: declared,
     resolveCaller: async (request, surface) => resolver.resolve(request, surface),
+    shopOfHost: (request) => resolver.tenantOfHost(request),
   };
 
   const router = createRouter(ctx);

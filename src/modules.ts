@@ -1,3 +1,4 @@
+import { acpModule } from "./acp/module.ts";
 import { agentGrantedOperations, agentsModule } from "./agents/module.ts";
 import { authModule } from "./auth/module.ts";
 import { cartModule } from "./cart/module.ts";
@@ -51,6 +52,8 @@ export const modules: readonly Module[] = [
   createCheckoutModule(checkoutPayments),
   // UCP on each shop's host: a translation of checkout sessions.
   createUcpModule(checkoutPayments),
+  // ACP on each shop's host, for the platforms the merchant lets in: a translation of checkout sessions.
+  acpModule,
   // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
   dashboardModule,
 ];

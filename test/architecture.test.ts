@@ -24,6 +24,7 @@ const DOMAINS = [
   "oauth",
   "checkout",
   "ucp",
+  "acp",
 ] as const;
 // Beneath them, importing no domain: operations, errors, schemas, storage, helpers, settings.
 const FOUNDATION_DIRS = ["core", "db", "lib"];

@@ -52,6 +52,7 @@ const SessionProblem = Type.Object({
       "shippingAddress",
       "shippingMethod",
       "paymentMethod",
+      "totals",
       "session",
     ].map((f) => Type.Literal(f)),
     { description: "The part of the session to change" },

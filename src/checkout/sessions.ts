@@ -42,6 +42,7 @@ export interface SessionProblem {
     | "shippingAddress"
     | "shippingMethod"
     | "paymentMethod"
+    | "totals"
     | "session";
   message: string;
 }
@@ -72,13 +73,19 @@ const FIELD_OF_PATH: Record<string, SessionProblem["field"]> = {
   "/shippingAddress": "shippingAddress",
   "/shippingMethod": "shippingMethod",
   "/body/paymentMethodId": "paymentMethod",
+  "/totals/total": "totals",
 };
 
-const problemOf = (error: ApiError): SessionProblem => ({
-  code: error.code,
-  field: FIELD_OF_PATH[error.details?.[0]?.path ?? "/body"] ?? "session",
-  message: error.message,
-});
+/** A place-order refusal as the session problem it is. */
+export function problemOf(error: ApiError): SessionProblem {
+  const path = error.details?.[0]?.path ?? "/body";
+  return {
+    code: error.code,
+    // A line refused by its id (`/items/<line id>`) is one of the lines.
+    field: FIELD_OF_PATH[path.startsWith("/items/") ? "/items" : path] ?? "session",
+    message: error.message,
+  };
+}
 
 function sessionRow(write: PaymentWrite, id: string, protocol: string, caller: string): SessionRow {
   const row = write.tenant.sqlite
@@ -130,8 +137,8 @@ function replaceLines(write: PaymentWrite, cartId: string, lines: SessionLine[])
   for (const line of wanted.values()) addItem(tenant, cartId, line);
 }
 
-/** Applies the given parts to the cart and the session row. */
-function applyInput(write: PaymentWrite, row: SessionRow, input: SessionInput): void {
+/** Applies the given parts to the cart and the session row (`opening`: the session is new, its total quoted). */
+function applyInput(write: PaymentWrite, row: SessionRow, input: SessionInput, opening = false): void {
   const { tenant } = write;
   if (input.lines) replaceLines(write, row.cart_id, input.lines);
   if (input.buyer?.email) setCartEmail(tenant, row.cart_id, input.buyer.email);
@@ -139,10 +146,11 @@ function applyInput(write: PaymentWrite, row: SessionRow, input: SessionInput): 
   if (input.billingAddress) setAddress(tenant, row.cart_id, "billing", input.billingAddress);
   if (input.shippingMethodId) setShippingMethod(tenant, row.cart_id, input.shippingMethodId);
   const buyer = input.buyer ?? {};
-  // Changing what is bought (anything but the payment method) quotes the total that completing takes.
-  const { paymentMethodId, ...buying } = input;
-  const quote =
-    Object.keys(buying).length > 0 ? readPricedCart(tenant, row.cart_id).priced.totals.total : null;
+  // Changing what is bought or where it goes quotes the total that completing takes; the buyer's
+  // details and the payment method do not (given at completion, they must not accept a new total).
+  const buying = opening || (input.lines ?? input.shippingAddress ?? input.shippingMethodId) !== undefined;
+  const quote = buying ? readPricedCart(tenant, row.cart_id).priced.totals.total : null;
+  const { paymentMethodId } = input;
   tenant.sqlite
     .query(
       `UPDATE checkout_sessions SET buyer_first_name = coalesce(?1, buyer_first_name),
@@ -199,7 +207,7 @@ export function openSession(
     )
     .run(id, cart.id, opening.protocol, opening.caller, now + opening.lifetimeMs, now);
   const row = sessionRow(write, id, opening.protocol, opening.caller);
-  applyInput(write, row, { ...input, lines: undefined });
+  applyInput(write, row, { ...input, lines: undefined }, true);
   return readSession(write, id, opening.protocol, opening.caller, payments);
 }
 

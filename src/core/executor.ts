@@ -507,13 +507,14 @@ function cacheKey(op: Operation, input: Record<string, unknown>): string {
 
 /**
  * Idempotency keys are scoped so that callers never share a key space: an API key, a dashboard
- * user or an agent by its own identity; an anonymous storefront shopper by its customer session,
- * else by what the operation acts on (the cart), else only by the key itself (creates that have
- * nothing yet to scope by, such as a new cart or a sign-up).
+ * user, an agent or a commerce platform (a protocol adapter's `ucp:…`/`acp:…` caller, whatever
+ * credential carried it) by its own identity; an anonymous storefront shopper by its customer
+ * session, else by what the operation acts on (the cart), else only by the key itself (creates
+ * that have nothing yet to scope by, such as a new cart or a sign-up).
  */
 function idempotencyScope(op: Operation, call: OperationContext<never, never, never, unknown>): string {
   const caller = call.caller;
-  if (caller.type !== "host") return caller.id;
+  if (caller.type !== "host" || !caller.id.startsWith("host:")) return caller.id;
   if (call.customer) return `customer:${call.customer.id}`;
   if (op.idempotencyScope)
     return op.idempotencyScope({ ...(call.params as object), ...(call.query as object) });

@@ -22,6 +22,8 @@ export interface Service {
   operations: readonly Operation[];
   /** The `/v1` caller of a request (API key, session, Host or bearer token), or a thrown 401. */
   resolveCaller(request: Request, surface: BearerSurface): Promise<Caller>;
+  /** The organization a request's Host names (its shop), whatever credential it carries. */
+  shopOfHost(request: Request): string | undefined;
 }
 
 /**

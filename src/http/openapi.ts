@@ -57,7 +57,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Admin: customers": "The store's customers with what they ordered and spent.",
   "Admin: agents":
     "The agents registered for the store through Agent Auth, by host, with their grants; revoking one. " +
-    "Never offered to agents.",
+    "The agent platforms that may check out through ACP on the shop's host, with their tokens and webhook " +
+    "URLs. Never offered to agents.",
   "Admin: payment integrations":
     "The store's own payment provider credentials, and the webhook URL to give each provider.",
   "Admin: email": "The emails the service sends for the store, previewed with sample data in its languages.",

@@ -1,12 +1,11 @@
-import { getStore } from "../catalog/store-settings.ts";
-import type { SessionView } from "../checkout/sessions.ts";
+import { type AdapterCall, hostOf, originOf, type SessionRunner } from "../checkout/adapter.ts";
+import { problemOf, type SessionView } from "../checkout/sessions.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
-import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
 import { type Json, UcpError } from "./errors.ts";
 import { platformProfiles } from "./profiles.ts";
-import { checkoutOf, orderOf, sessionInputOf, UCP_VERSION, type UcpShopView } from "./wire.ts";
+import { checkoutOf, orderOf, sessionInputOf, UCP_VERSION } from "./wire.ts";
 
 // UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
 // session operation it stands for (same validation, transaction, idempotency and tenant as on
@@ -27,15 +26,6 @@ export function checkedProfile(url: string | undefined): string {
   return url;
 }
 
-/** The host a request was sent to (its Host header, which named the shop). */
-export const hostOf = (request: Request): string => request.headers.get("host") ?? new URL(request.url).host;
-
-/** The origin a shop's host answers on, as its client named it (the proxy's scheme when trusted). */
-export function originOf(service: Service, request: Request): string {
-  const forwarded = service.ctx.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
-  return `${forwarded ?? new URL(request.url).protocol.slice(0, -1)}://${hostOf(request)}`;
-}
-
 /** API refusals in UCP's terms: the same status with `{code, content}` (business outcomes are answered apart). */
 function protocolError(error: ApiError): UcpError {
   const code =
@@ -53,15 +43,6 @@ function protocolError(error: ApiError): UcpError {
   return new UcpError(error.status, code, content, error.headers);
 }
 
-/** One UCP call: who acts (the shop's caller as the platform) and where (the shop's host). */
-export interface Call {
-  requestId: string;
-  client: ClientInfo;
-  caller: Caller;
-  host: string;
-  origin: string;
-}
-
 /**
  * A call of the shop `request` reached, made by `resolved` for the platform `profile`, once that
  * profile was fetched and checked (profiles.ts).
@@ -72,7 +53,7 @@ export async function callOf(
   resolved: Caller,
   profile: string,
   context: { requestId: string; client: ClientInfo },
-): Promise<Call> {
+): Promise<AdapterCall> {
   await platformProfiles(service.ctx).get(profile);
   return {
     ...context,
@@ -91,56 +72,6 @@ export interface UcpAnswer {
   error?: boolean;
 }
 
-export class UcpShop {
-  constructor(private readonly service: Service) {}
-
-  /** Runs a checkout session operation as the platform; its `data`, or its ApiError. */
-  async run(
-    call: Call,
-    operationId: string,
-    input: Json,
-    idempotencyKey?: string,
-  ): Promise<SessionView & Json> {
-    const op = this.service.operations.find((o) => o.operationId === operationId)!;
-    const outcome = await this.service.executor.execute(op, { caller: call.caller }, input, {
-      requestId: call.requestId,
-      client: call.client,
-      idempotencyKey,
-    });
-    return JSON.parse(outcome.body!).data;
-  }
-
-  /** The session as UCP's checkout. */
-  checkout(call: Call, session: SessionView): Json {
-    return checkoutOf(session, this.shopOf(call));
-  }
-
-  /** The order a session placed, as UCP's order. */
-  order(call: Call, session: SessionView): Json {
-    return orderOf(session, this.shopOf(call));
-  }
-
-  /** How the shop names things in UCP: its host, its language, its order links. */
-  private shopOf(call: Call): UcpShopView {
-    const tenant = this.service.ctx.tenants.acquire(call.caller.orgId);
-    let store: ReturnType<typeof getStore>;
-    try {
-      store = getStore(tenant);
-    } finally {
-      this.service.ctx.tenants.release(tenant);
-    }
-    const orgId = call.caller.orgId;
-    return {
-      host: call.host,
-      locale: store.defaultLocale,
-      // The storefront's order page, else the order on the API; both open with the order's link token.
-      orderUrl: (id) =>
-        orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
-        `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
-    };
-  }
-}
-
 /** Refusals of place-order that a platform can fix: answered as the checkout with a message, not an error. */
 const FIXABLE = new Set(["INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"]);
 
@@ -149,8 +80,8 @@ const FIXABLE = new Set(["INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"
  * under the request's key. A refusal the platform can fix is the checkout with that message.
  */
 async function completeCall(
-  shop: UcpShop,
-  call: Call,
+  shop: SessionRunner,
+  call: AdapterCall,
   id: string,
   body: Json,
   key: string,
@@ -169,7 +100,7 @@ async function completeCall(
     const after = await shop.run(call, "getCheckoutSession", { id });
     return {
       ...after,
-      problems: [...after.problems, { code: error.code, field: "session", message: error.message }],
+      problems: [...after.problems, problemOf(error)],
     };
   }
 }
@@ -186,7 +117,14 @@ export const UCP_OPERATIONS = {
 export type UcpOperationName = keyof typeof UCP_OPERATIONS;
 
 /** Runs one operation's session work. */
-function sessionWork(shop: UcpShop, call: Call, name: UcpOperationName, id: string, body: Json, key: string) {
+function sessionWork(
+  shop: SessionRunner,
+  call: AdapterCall,
+  name: UcpOperationName,
+  id: string,
+  body: Json,
+  key: string,
+) {
   switch (name) {
     case "create_checkout":
       return shop.run(call, "openCheckoutSession", sessionInputOf(body) as Json, key);
@@ -214,8 +152,8 @@ const notFound = (content: string): UcpAnswer => ({
 
 /** One UCP operation, answered: the checkout, UCP's not-found outcome, or a protocol error. */
 export async function answerOf(
-  shop: UcpShop,
-  call: Call,
+  shop: SessionRunner,
+  call: AdapterCall,
   name: UcpOperationName,
   input: { id?: string; body: Json; key?: string },
 ): Promise<UcpAnswer> {
@@ -227,7 +165,7 @@ export async function answerOf(
     const session = await sessionWork(shop, call, name, input.id ?? "", input.body, input.key ?? "");
     return {
       status: spec.status,
-      body: name === "get_order" ? shop.order(call, session) : shop.checkout(call, session),
+      body: (name === "get_order" ? orderOf : checkoutOf)(session, shop.shopOf(call)),
     };
   } catch (error) {
     if (error instanceof ApiError && error.code === "NOT_FOUND") return notFound(error.message);

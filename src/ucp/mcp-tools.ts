@@ -1,3 +1,4 @@
+import { obj, SessionRunner } from "../checkout/adapter.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller } from "../core/operation.ts";
 import type { ProtocolTool, ToolDefinition } from "../mcp/tools.ts";
@@ -8,7 +9,6 @@ import {
   refusalAnswer,
   UCP_OPERATIONS,
   type UcpOperationName,
-  UcpShop,
 } from "./checkout.ts";
 import type { Json } from "./errors.ts";
 
@@ -72,9 +72,6 @@ function definitionOf(name: UcpOperationName): ToolDefinition {
   };
 }
 
-const obj = (value: unknown): Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
-
 /**
  * Shown on a shop's own host (`https://shop.example/mcp`, where UCP platforms connect); a caller
  * with a key or a token uses the shop's operations' tools, the checkout sessions among them.
@@ -83,7 +80,7 @@ const forShopCallers = (caller: Caller) => caller.type === "host";
 
 /** UCP's checkout tools for a shop's `/mcp` (wired beside the operations' tools in src/modules.ts). */
 export function ucpMcpTools(service: Service): ProtocolTool[] {
-  const shop = new UcpShop(service);
+  const shop = new SessionRunner(service);
   return (Object.keys(UCP_OPERATIONS) as UcpOperationName[]).map((name) => ({
     definition: definitionOf(name),
     visibleTo: forShopCallers,

@@ -1,23 +1,19 @@
 import { getStore } from "../catalog/store-settings.ts";
+import { type AdapterCall, hostOf, jsonObjectBody, originOf, SessionRunner } from "../checkout/adapter.ts";
 import type { SessionView } from "../checkout/sessions.ts";
-import { checkJsonDepth, readRawBody } from "../core/body.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
 import { jsonResponse } from "../core/respond.ts";
 import type { CheckoutPayments } from "../orders/checkout-payments.ts";
 import {
   answerOf,
-  type Call,
   callOf,
   checkedProfile,
-  hostOf,
-  originOf,
   refusalAnswer,
   type UcpAnswer,
   type UcpOperationName,
-  UcpShop,
 } from "./checkout.ts";
-import { type Json, UcpError } from "./errors.ts";
+import type { Json } from "./errors.ts";
 import { CHECKOUT, FULFILLMENT, ORDER, paymentHandlers, UCP_VERSION } from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
@@ -31,34 +27,17 @@ const platformProfile = (request: Request): string =>
     /(?:^|,)\s*profile\s*=\s*"([^"]{1,2000})"/.exec(request.headers.get("ucp-agent") ?? "")?.[1],
   );
 
-/** The JSON body of a UCP write (an empty body is `{}`); a malformed one is a 400. */
-async function jsonBody(request: Request, limit: number): Promise<Json> {
-  const text = new TextDecoder().decode(await readRawBody(request, limit));
-  if (text.trim() === "") return {};
-  checkJsonDepth(text);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new UcpError(400, "invalid_request", "The body must be JSON");
-  }
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new UcpError(400, "invalid_request", "The body must be a JSON object");
-  }
-  return body as Json;
-}
-
 const answered = ({ status, body, headers }: UcpAnswer) => jsonResponse(status, body, headers);
 
 export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRoute[] {
-  const shop = new UcpShop(service);
+  const shop = new SessionRunner(service);
   const limit = service.ctx.config.maxBodyBytes;
   /** A REST route of one UCP operation: the headers and body read, the operation answered. */
   const route = (method: "GET" | "POST" | "PUT", path: string, name: UcpOperationName): RawRoute => ({
     method,
     path: `${BASE}${path}`,
     async handle(request, params, requestId, client: ClientInfo) {
-      let call: Call;
+      let call: AdapterCall;
       let body: Json = {};
       try {
         const profile = platformProfile(request);
@@ -66,7 +45,7 @@ export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRout
           requestId,
           client,
         });
-        if (method !== "GET") body = await jsonBody(request, limit);
+        if (method !== "GET") body = await jsonObjectBody(request, limit);
       } catch (error) {
         return answered(refusalAnswer(error));
       }

@@ -1,4 +1,5 @@
 import type { Address } from "../cart/tables.ts";
+import { escalationUrl, obj, paymentInstructions, type ShopView, str, titleOf } from "../checkout/adapter.ts";
 import type { SessionInput, SessionProblem, SessionView } from "../checkout/sessions.ts";
 
 // Translation between UCP's checkout (version below, with the fulfillment extension) and a checkout
@@ -34,6 +35,7 @@ const PROBLEM_AT: Record<SessionProblem["field"], { path: string; code: string }
   shippingAddress: { path: `$.fulfillment.methods[0].destinations`, code: "missing" },
   shippingMethod: { path: `$.fulfillment.methods[0].groups[0].selected_option_id`, code: "missing" },
   paymentMethod: { path: "$.payment.instruments", code: "missing" },
+  totals: { path: "$.totals", code: "total_changed" },
   session: { path: "$", code: "invalid" },
 };
 
@@ -54,9 +56,6 @@ export function handlerName(host: string): string {
   const first = (labels.shift() ?? "shop").replace(/_/g, "");
   return [/^[a-z]/.test(first) ? first : `h${first}`, ...labels, "payments"].join(".");
 }
-
-const titleOf = (name: Record<string, string>, locale: string) =>
-  name[locale] ?? Object.values(name)[0] ?? "";
 
 const postalAddress = (address: Address | null): Json | null =>
   address && {
@@ -134,40 +133,14 @@ export const paymentHandlers = (session: Pick<SessionView, "paymentMethods">, ho
   [handlerName(host)]: session.paymentMethods.map((method) => ({ id: method.id, version: UCP_VERSION })),
 });
 
-/**
- * Where the buyer must go to finish: the provider's payment page of an order placed with a card
- * and not paid yet (the checkout `requires_escalation` until the payment's notification arrives).
- */
-function escalationUrl(order: SessionView["order"]): string | null {
-  const action = order?.payment?.action;
-  if (!order || order.paymentStatus === "paid" || order.status === "cancelled") return null;
-  return action?.type === "redirect" ? action.url : null;
-}
-
-/** What the buyer does to pay a completed checkout's order: the reference, the MB WAY request or the instructions. */
+/** What the buyer does to pay a completed checkout's order, as an `info` message. */
 function paymentMessages(order: NonNullable<SessionView["order"]>, locale: string): Json[] {
-  const action = order.payment?.action;
-  const amount = (minor: number) => `${(minor / 100).toFixed(2)} ${order.currency}`;
-  let content: string | null = null;
-  if (action?.type === "reference") {
-    content = `Pay by Multibanco before ${action.expiresAt}: entity ${action.entity}, reference ${action.reference}, amount ${amount(action.amount)}.`;
-  } else if (action?.type === "push") {
-    content = `Approve the payment in the MB WAY app of ${action.phone} before ${action.expiresAt}.`;
-  } else if (action?.type === "offline") {
-    content = titleOf(action.instructions as Record<string, string>, locale) || null;
-  }
+  const content = paymentInstructions(order, locale);
   return content ? [{ type: "info", code: "payment_instructions", content }] : [];
 }
 
-/** How a shop names things in UCP: its host, its language, its order links. */
-export interface UcpShopView {
-  host: string;
-  locale: string;
-  orderUrl: (id: string) => string;
-}
-
 /** The UCP checkout of a session, as its shop answers it. */
-export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
+export function checkoutOf(session: SessionView, shop: ShopView): Json {
   const { cart, problems } = session;
   const continueUrl = escalationUrl(session.order);
   const checkout: Json = {
@@ -234,10 +207,6 @@ export function checkoutOf(session: SessionView, shop: UcpShopView): Json {
 }
 
 // ---------------------------------------------------------------- requests
-
-const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const obj = (value: unknown): Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
 
 /** A UCP postal address as ours; fields UCP lacks are left out (validation says what is missing). */
 function addressOf(postal: Json, buyer: Json): Address {
@@ -350,7 +319,7 @@ function orderTotals(order: Order, pricesIncludeTax: boolean): Json[] {
 }
 
 /** The order a completed session placed, as UCP's order (its lines, shipping, fulfilments and refunds). */
-export function orderOf(session: SessionView, shop: UcpShopView): Json {
+export function orderOf(session: SessionView, shop: ShopView): Json {
   const order = session.order!;
   const destination = postalAddress(order.shippingAddress as Address | null);
   return {

@@ -88,13 +88,17 @@ export async function vetEndpoint(raw: string, policy: EndpointPolicy): Promise<
 }
 
 /** When an endpoint is created or its URL changed: a 422 on `/body/url` naming the rule broken. */
-export async function checkEndpointUrl(raw: string, policy: EndpointPolicy): Promise<void> {
+export async function checkEndpointUrl(
+  raw: string,
+  policy: EndpointPolicy,
+  path = "/body/url",
+): Promise<void> {
   try {
     await vetEndpoint(raw, policy);
   } catch (error) {
     if (!(error instanceof EndpointRefused)) throw error;
-    throw new ApiError("UNPROCESSABLE", `url ${error.message}`, [
-      { path: "/body/url", message: error.message },
+    throw new ApiError("UNPROCESSABLE", `${path.split("/").pop()} ${error.message}`, [
+      { path, message: error.message },
     ]);
   }
 }

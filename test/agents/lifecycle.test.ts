@@ -523,6 +523,7 @@ describe("callers, capabilities and keys", () => {
       ctx: t.app.ctx,
       executor: t.app.executor,
       operations: t.app.operations,
+      shopOfHost: () => undefined,
       resolveCaller: () => Promise.reject(new Error("unused")),
     };
     const caller = {

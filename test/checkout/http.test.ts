@@ -168,9 +168,17 @@ describe("the quoted total", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error).toContain(`from ${quoted} to ${quoted + 200}`);
     expect((await shop.storefront(`/v1/checkout-sessions/${session.id}`)).body.data.order).toBeNull();
+    // The buyer's details do not accept the new total; the shipping method, even the same, does.
+    await shop.storefront(`/v1/checkout-sessions/${session.id}`, {
+      method: "PATCH",
+      body: { buyer: { firstName: "Quinn" } },
+    });
+    const stillRefused = await shop.storefront(`/v1/checkout-sessions/${session.id}/complete`, { body: {} });
+    expect(stillRefused.status).toBe(422);
+    expect(stillRefused.body.details[0].path).toBe("/totals/total");
     const accepted = await shop.storefront(`/v1/checkout-sessions/${session.id}`, {
       method: "PATCH",
-      body: { buyer: { email: "quote@example.com" } },
+      body: { shippingMethodId: shop.ptShipping.id },
     });
     expect(accepted.body.data.cart.totals.total.amount).toBe(quoted + 200);
     const completed = await shop.storefront(`/v1/checkout-sessions/${session.id}/complete`, { body: {} });

@@ -113,6 +113,9 @@ interface Fixtures {
   webhookEndpointId: string;
   webhookDeliveryId: string;
   webhookEndpointToDelete: string;
+  /** ACP platforms of the shop: one to change, one to delete. */
+  acpPlatformId: string;
+  acpPlatformToDelete: string;
   /** A cart with one item, a PT shipping address and the PT shipping method. */
   cartId: string;
   cartItemId: string;
@@ -349,6 +352,8 @@ beforeAll(async () => {
   const hook = { url: "http://127.0.0.1:9/hooks", events: ["*"] };
   const webhookEndpoint = await run("adminCreateWebhookEndpoint", admin, hook);
   const webhookEndpointToDelete = await run("adminCreateWebhookEndpoint", admin, hook);
+  const acpPlatform = await run("adminCreateAcpPlatform", admin, { name: "Assistant" });
+  const acpPlatformToDelete = await run("adminCreateAcpPlatform", admin, { name: "Gone" });
   const eventId = await t.app.ctx.tenants.with(orgA, (tenant) =>
     immediately(tenant.sqlite, () => recordEvent(tenant, "product.deleted", { id: "prod_executor" })),
   );
@@ -393,6 +398,8 @@ beforeAll(async () => {
     webhookEndpointId: webhookEndpoint.id,
     webhookDeliveryId: webhookDelivery.id,
     webhookEndpointToDelete: webhookEndpointToDelete.id,
+    acpPlatformId: acpPlatform.id,
+    acpPlatformToDelete: acpPlatformToDelete.id,
     cartId: cart.id,
     cartItemId: cart.items[0]!.id,
     cartForRemoveItem: { id: cartForRemoveItem.id, itemId: cartForRemoveItem.items[0].id },
@@ -519,6 +526,7 @@ const table: Record<string, () => Row> = {
   adminListEvents: () => admin({ type: "product.deleted" }),
   adminGetEvent: () => admin({ id: F.eventId }),
   adminListWebhookEndpoints: () => admin(),
+  adminListAcpPlatforms: () => admin(),
   adminGetWebhookEndpoint: () => admin({ id: F.webhookEndpointId }),
   adminListWebhookDeliveries: () => admin({ id: F.webhookEndpointId }),
   adminListInvitations: () => admin(),
@@ -554,6 +562,10 @@ const table: Record<string, () => Row> = {
     admin({ url: "http://localhost:9/new", events: ["order.paid"], description: "ERP" }, 201),
   adminUpdateWebhookEndpoint: () => admin({ id: F.webhookEndpointId, description: "Accounting" }),
   adminRotateWebhookSecret: () => admin({ id: F.webhookEndpointId }),
+  adminCreateAcpPlatform: () =>
+    admin({ name: "Another assistant", webhookUrl: "http://localhost:9/acp" }, 201),
+  adminUpdateAcpPlatform: () => admin({ id: F.acpPlatformId, name: "Assistant (live)" }),
+  adminRotateAcpPlatformToken: () => admin({ id: F.acpPlatformId }),
   // Both answer what the closed port did: the operations succeed whatever the receiver does.
   adminPingWebhookEndpoint: () => admin({ id: F.webhookEndpointId }),
   adminRetryWebhookDelivery: () => admin({ id: F.webhookEndpointId, deliveryId: F.webhookDeliveryId }),
@@ -601,6 +613,7 @@ const table: Record<string, () => Row> = {
   adminDeleteProduct: () => admin({ id: F.productToDelete }, 204),
   adminDeleteMedia: () => admin({ id: F.mediaToDelete }, 204),
   adminDeleteWebhookEndpoint: () => admin({ id: F.webhookEndpointToDelete }, 204),
+  adminDeleteAcpPlatform: () => admin({ id: F.acpPlatformToDelete }, 204),
   adminRemoveDomain: () => admin({ host: F.domainToRemove }, 204),
   adminRevokeInvitation: () => admin({ id: F.links.invitationToRevoke }, 204),
   adminRemoveMember: () => ({

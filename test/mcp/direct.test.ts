@@ -168,6 +168,7 @@ describe("a tools/call or tools/list answered directly equals the SDK transport'
         ctx: t.app.ctx,
         executor: t.app.executor,
         operations: t.app.operations,
+        shopOfHost: () => undefined,
         resolveCaller: async () => caller,
       },
       {

@@ -421,6 +421,7 @@ describe("agent callers", () => {
       ctx: t.app.ctx,
       executor: t.app.executor,
       operations: t.app.operations,
+      shopOfHost: () => undefined,
       resolveCaller: async (_request, surface) => {
         expect(surface).toBe("mcp");
         return caller;

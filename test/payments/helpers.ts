@@ -618,3 +618,27 @@ export async function placeStripeOrder(
   };
   return { order, refs };
 }
+
+/** Stripe's notification that the buyer paid a card order on its payment page (as an admin reads the order). */
+export function deliverCardPaid(
+  w: PaymentsWorld,
+  orgId: string,
+  order: {
+    id: string;
+    payment: { attemptId: string; action: { url: string } };
+    totals: { total: { amount: number } };
+  },
+): Promise<Delivery> {
+  return deliverStripe(
+    w,
+    orgId,
+    events.completed({
+      orgId,
+      orderId: order.id,
+      attemptId: order.payment.attemptId,
+      sessionId: order.payment.action.url.split("/").at(-1)!,
+      paymentIntent: `pi_test_${order.payment.attemptId.slice(4)}`,
+      amount: order.totals.total.amount,
+    }),
+  );
+}

@@ -201,6 +201,13 @@ describe("UCP on a shop's host", () => {
     );
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe("idempotency_conflict");
+    // Keys are each platform's own: another platform's same key opens its own checkout.
+    const elsewhere = await ucp("POST", "/ucp/v1/checkout-sessions", body, {
+      "idempotency-key": "reused-key",
+      "ucp-agent": platforms.agent("another-platform"),
+    });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.id).not.toBe(first.body.id);
     const malformed = await t.request("/ucp/v1/checkout-sessions", {
       method: "POST",
       headers: {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Shop } from "../helpers/shop.ts";
 import {
-  deliverStripe,
-  events,
+  deliverCardPaid,
   IFTHENPAY,
   makeWorld,
   type PaymentsWorld,
@@ -130,18 +129,7 @@ describe("UCP payments", () => {
       expect.objectContaining({ code: "payment_required", severity: "requires_buyer_input" }),
     );
     // The buyer pays on the page; Stripe's notification arrives.
-    const paid = await deliverStripe(
-      w,
-      shop.org.id,
-      events.completed({
-        orgId: shop.org.id,
-        orderId: order.id,
-        attemptId: order.payment.attemptId,
-        sessionId: order.payment.action.url.split("/").at(-1),
-        paymentIntent: `pi_test_${order.payment.attemptId.slice(4)}`,
-        amount: order.totals.total.amount,
-      }),
-    );
+    const paid = await deliverCardPaid(w, shop.org.id, order);
     expect(paid.status).toBe(200);
     // The platform completes again (or reads): the checkout is completed, without a second order.
     const again = await ucp(

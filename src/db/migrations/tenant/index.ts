@@ -18,6 +18,7 @@ import m13 from "./0013_product_counts.sql" with { type: "text" };
 import m14 from "./0014_idempotency_without_created_index.sql" with { type: "text" };
 import m15 from "./0015_checkout_sessions.sql" with { type: "text" };
 import m16 from "./0016_checkout_quoted_total.sql" with { type: "text" };
+import m17 from "./0017_acp_platforms.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -39,5 +40,6 @@ export const migrations: EmbeddedMigrations = {
     "0014_idempotency_without_created_index": m14,
     "0015_checkout_sessions": m15,
     "0016_checkout_quoted_total": m16,
+    "0017_acp_platforms": m17,
   },
 };

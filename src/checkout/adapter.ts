@@ -1,0 +1,144 @@
+import { getStore } from "../catalog/store-settings.ts";
+import { checkJsonDepth, readRawBody } from "../core/body.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Service } from "../core/module.ts";
+import type { Caller, ClientInfo } from "../core/operation.ts";
+import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
+import type { SessionView } from "./sessions.ts";
+
+// What the agentic-commerce protocol adapters (UCP, ACP) share: running a checkout session
+// operation as the platform (the same executor, validation, transaction and idempotency as /v1),
+// how a shop names its orders to a platform, and the facts about a session both translate.
+
+type Json = Record<string, unknown>;
+
+/** One protocol call: who acts (the platform, as `ucp:<profile>` or `acp:<platform>`) and where. */
+export interface AdapterCall {
+  requestId: string;
+  client: ClientInfo;
+  caller: Caller;
+  /** The shop's host name, as the request named it. */
+  host: string;
+  /** The origin the shop's host answers on (for links back to it). */
+  origin: string;
+}
+
+/** How a shop names things to a platform: its language, its order links. */
+export interface ShopView {
+  host: string;
+  locale: string;
+  orderUrl: (id: string) => string;
+}
+
+/** The host a request was sent to (its Host header, which named the shop). */
+export const hostOf = (request: Request): string => request.headers.get("host") ?? new URL(request.url).host;
+
+/** The origin a shop's host answers on, as its client named it (the proxy's scheme when trusted). */
+export function originOf(service: Service, request: Request): string {
+  const forwarded = service.ctx.config.trustProxy ? request.headers.get("x-forwarded-proto") : null;
+  return `${forwarded ?? new URL(request.url).protocol.slice(0, -1)}://${hostOf(request)}`;
+}
+
+export class SessionRunner {
+  constructor(private readonly service: Service) {}
+
+  /** Runs a checkout session operation as the platform: its `data`, or its ApiError thrown. */
+  async run(
+    call: AdapterCall,
+    operationId: string,
+    input: Json,
+    idempotencyKey?: string,
+  ): Promise<SessionView & Json> {
+    return (await this.execute(call, operationId, input, idempotencyKey)).data;
+  }
+
+  /** As `run`, also saying whether the answer is the one stored for an earlier call with the key. */
+  async execute(
+    call: AdapterCall,
+    operationId: string,
+    input: Json,
+    idempotencyKey?: string,
+  ): Promise<{ data: SessionView & Json; replayed: boolean }> {
+    const op = this.service.operations.find((o) => o.operationId === operationId)!;
+    const outcome = await this.service.executor.execute(op, { caller: call.caller }, input, {
+      requestId: call.requestId,
+      client: call.client,
+      idempotencyKey,
+    });
+    return { data: JSON.parse(outcome.body!).data, replayed: outcome.replayed };
+  }
+
+  /** How the call's shop names things: its host, its language, its order links. */
+  shopOf(call: AdapterCall): ShopView {
+    const orgId = call.caller.orgId;
+    const tenant = this.service.ctx.tenants.acquire(orgId);
+    let store: ReturnType<typeof getStore>;
+    try {
+      store = getStore(tenant);
+    } finally {
+      this.service.ctx.tenants.release(tenant);
+    }
+    return {
+      host: call.host,
+      locale: store.defaultLocale,
+      // The storefront's order page, else the order on the API; both open with the order's link token.
+      orderUrl: (id) =>
+        orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
+        `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
+    };
+  }
+}
+
+/** A localized name in the shop's language (else any it has). */
+export const titleOf = (name: Record<string, string>, locale: string) =>
+  name[locale] ?? Object.values(name)[0] ?? "";
+
+/**
+ * Where the buyer must go to finish: the provider's payment page of an order placed with a card
+ * and not paid yet (the platform hands the buyer over until the payment's notification arrives).
+ */
+export function escalationUrl(order: SessionView["order"]): string | null {
+  const action = order?.payment?.action;
+  if (!order || order.paymentStatus === "paid" || order.status === "cancelled") return null;
+  return action?.type === "redirect" ? action.url : null;
+}
+
+/** What the buyer does to pay a completed session's order: the reference, the MB WAY request or the instructions. */
+export function paymentInstructions(order: NonNullable<SessionView["order"]>, locale: string): string | null {
+  const action = order.payment?.action;
+  const amount = (minor: number) => `${(minor / 100).toFixed(2)} ${order.currency}`;
+  if (action?.type === "reference") {
+    return `Pay by Multibanco before ${action.expiresAt}: entity ${action.entity}, reference ${action.reference}, amount ${amount(action.amount)}.`;
+  }
+  if (action?.type === "push") {
+    return `Approve the payment in the MB WAY app of ${action.phone} before ${action.expiresAt}.`;
+  }
+  if (action?.type === "offline") {
+    return titleOf(action.instructions as Record<string, string>, locale) || null;
+  }
+  return null;
+}
+
+/** A string field of a request body, or undefined. */
+export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** An object field of a request body, or `{}`. */
+export const obj = (value: unknown): Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+
+/** The JSON object a protocol's write carries (an empty body is `{}`); anything else is a 400 VALIDATION_ERROR. */
+export async function jsonObjectBody(request: Request, limit: number): Promise<Json> {
+  const text = new TextDecoder().decode(await readRawBody(request, limit));
+  if (text.trim() === "") return {};
+  checkJsonDepth(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError("VALIDATION_ERROR", "The body must be JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new ApiError("VALIDATION_ERROR", "The body must be a JSON object");
+  }
+  return body as Json;
+}
