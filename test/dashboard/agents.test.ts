@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { acpClient } from "../acp/helpers.ts";
 import { activeAgent, type Merchant, type TestAgent, TestHost } from "../agents/helpers.ts";
 import { cookieFrom, jsonBody } from "../helpers/app.ts";
 import { skipBrowserTests } from "../helpers/browser.ts";
@@ -18,6 +19,7 @@ import { connectedClient, mcpCall, type OAuthWorld } from "../oauth/helpers.ts";
 
 const SKIP_BROWSER = skipBrowserTests("agents.test.ts");
 const SLOW = 60_000;
+const SHOP_HOST = "agents-shop.example";
 
 let served: DashboardServer;
 let merchant: Merchant;
@@ -30,8 +32,16 @@ async function agentCall(agent: TestAgent, path: string): Promise<number> {
   return (await fetch(`${served.base}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
 }
 
+/** What the shop's ACP endpoint answers a platform with `token`: 404 `not_found` for an unknown session once let in. */
+async function acpRead(token: string): Promise<[number, string]> {
+  const answer = await acpClient(served.t, SHOP_HOST, token)("GET", "/acp/checkout_sessions/chk_x");
+  return [answer.status, answer.body?.code];
+}
+
+const LET_IN: [number, string] = [404, "not_found"];
+
 beforeAll(async () => {
-  served = await startDashboardServer("Agents Shop", "agents-shop.example");
+  served = await startDashboardServer("Agents Shop", SHOP_HOST);
   const { t, shop } = served;
   // The approval needs a password checked within five minutes: the owner signs in through the API.
   const signedIn = await t.request(
@@ -129,6 +139,104 @@ describe.skipIf(SKIP_BROWSER)("dashboard Settings → Agents", () => {
         .click();
       await row.getByRole("cell", { name: "revoked", exact: true }).waitFor();
       expect((await mcpCall(world, tokens.access_token, "tools/list")).status).toBe(401);
+    },
+    SLOW,
+  );
+
+  test(
+    "an ACP platform added on the page gets a token and signing secret shown once; the token checks out until replaced, and the platform's next call after removal is refused",
+    async () => {
+      const platforms = async () =>
+        (await served.shop.admin.get("/v1/admin/acp-platforms")).body.data as any[];
+      await page.reload();
+      const section = page.getByRole("region", { name: "Agent platforms (ACP)" });
+      await section.getByText("No agent platform can check out in your store yet.").waitFor();
+      await dashboard.check("agents-acp-empty");
+
+      // The server runs as in production: http is refused beside the field, and nothing is added.
+      await section.getByRole("button", { name: "Add platform" }).click();
+      const add = page.getByRole("dialog", { name: "Add platform" });
+      await add.getByLabel("Name").fill("ChatGPT");
+      await add.getByLabel("Order webhook URL").fill("http://localhost:9/acp");
+      await add.getByRole("button", { name: "Add platform" }).click();
+      await add.getByText("must use https").waitFor();
+      expect(await add.getByLabel("Order webhook URL").getAttribute("aria-invalid")).toBe("true");
+      dashboard.expectRejected(422, "/v1/admin/acp-platforms");
+      await dashboard.check("agents-acp-refused");
+      expect(await platforms()).toEqual([]);
+
+      // A public address literal: nothing is sent to it, as no order is placed.
+      const webhookUrl = "https://93.184.215.14/acp/order_events";
+      await add.getByLabel("Order webhook URL").fill(webhookUrl);
+      await add.getByRole("button", { name: "Add platform" }).click();
+      const added = page.getByRole("dialog", { name: "Platform added" });
+      await added.getByText("they will not be shown again").waitFor();
+      const token = await added.getByRole("textbox", { name: "Bearer token" }).inputValue();
+      const secret = await added.getByRole("textbox", { name: "Signing secret" }).inputValue();
+      expect(token).toMatch(/^acp_[A-Za-z0-9]{40}$/);
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      await added.getByRole("button", { name: "Copy bearer token" }).waitFor();
+      await added.getByRole("button", { name: "Copy signing secret" }).waitFor();
+      await dashboard.check("agents-acp-added");
+      await added.getByRole("button", { name: "Done" }).click();
+
+      const row = section.getByRole("row", { name: /ChatGPT/ });
+      await row.getByText(`…${token.slice(-4)}`).waitFor();
+      await row.getByText(webhookUrl).waitFor();
+      expect(await page.content()).not.toContain(token);
+      expect(await page.content()).not.toContain(secret);
+      expect(await acpRead(token)).toEqual(LET_IN);
+
+      await row.getByRole("button", { name: "Edit ChatGPT" }).click();
+      const edit = page.getByRole("dialog", { name: "Edit ChatGPT" });
+      await edit.getByLabel("Name").fill("ChatGPT (live)");
+      const moved = "https://93.184.215.14/acp/v2/order_events";
+      await edit.getByLabel("Order webhook URL").fill(moved);
+      await edit.getByRole("button", { name: "Save" }).click();
+      await row.getByText(moved).waitFor();
+      await row.getByText("ChatGPT (live)").waitFor();
+      expect(await platforms()).toMatchObject([{ name: "ChatGPT (live)", webhookUrl: moved }]);
+      await dashboard.check("agents-acp");
+
+      await row.getByRole("button", { name: "Edit ChatGPT (live)" }).click();
+      await page
+        .getByRole("dialog", { name: "Edit ChatGPT (live)" })
+        .getByLabel("Order webhook URL")
+        .fill("");
+      await page.getByRole("button", { name: "Save" }).click();
+      await row.getByText("No order webhooks").waitFor();
+      expect(await platforms()).toMatchObject([{ name: "ChatGPT (live)", webhookUrl: null }]);
+
+      await row.getByRole("button", { name: "Replace token of ChatGPT (live)" }).click();
+      const replace = page.getByRole("dialog", { name: "Replace the token of ChatGPT (live)?" });
+      await replace.getByText("The current one is refused at once").waitFor();
+      await dashboard.check("agents-acp-replace-confirm");
+      await replace.getByRole("button", { name: "Keep it" }).click();
+      expect(await acpRead(token)).toEqual(LET_IN);
+
+      await row.getByRole("button", { name: "Replace token of ChatGPT (live)" }).click();
+      await replace.getByRole("button", { name: "Replace token" }).click();
+      const replaced = page.getByRole("dialog", { name: "New token for ChatGPT (live)" });
+      await replaced.getByText("it will not be shown again").waitFor();
+      const newToken = await replaced.getByRole("textbox", { name: "Bearer token" }).inputValue();
+      expect(newToken).toMatch(/^acp_[A-Za-z0-9]{40}$/);
+      expect(newToken).not.toBe(token);
+      await dashboard.check("agents-acp-replaced");
+      await replaced.getByRole("button", { name: "Done" }).click();
+      await row.getByText(`…${newToken.slice(-4)}`).waitFor();
+      expect((await acpRead(token))[0]).toBe(401);
+      expect(await acpRead(newToken)).toEqual(LET_IN);
+
+      await row.getByRole("button", { name: "Delete ChatGPT (live)" }).click();
+      const remove = page.getByRole("alertdialog", { name: "Delete ChatGPT (live)?" });
+      await remove.getByText("Its next call to your store is refused").waitFor();
+      await remove.getByRole("button", { name: "Keep it" }).click();
+      expect(await acpRead(newToken)).toEqual(LET_IN);
+      await row.getByRole("button", { name: "Delete ChatGPT (live)" }).click();
+      await remove.getByRole("button", { name: "Delete platform" }).click();
+      await section.getByText("No agent platform can check out in your store yet.").waitFor();
+      expect(await platforms()).toEqual([]);
+      expect((await acpRead(newToken))[0]).toBe(401);
     },
     SLOW,
   );

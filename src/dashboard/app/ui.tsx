@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type UseMutationResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
 import { ApiFailure, api, messageOf, unwrap } from "./api.ts";
 import { Link } from "./router.tsx";
@@ -237,6 +237,130 @@ export const ModalClose = ({ label = "Close", primary = false }: { label?: strin
   </Dialog.Close>
 );
 
+/** A credential just made, read-only with a Copy button; select-all on focus for a browser that refuses to copy. */
+export function CopyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  const id = useId();
+  const [copied, setCopied] = useState<boolean>();
+  // `navigator.clipboard` is absent outside a secure context: that is a refusal too.
+  const copy = () =>
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(value))
+      .then(
+        () => setCopied(true),
+        () => setCopied(false),
+      );
+  const what = label.toLowerCase();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          readOnly
+          className="input font-mono"
+          value={value}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          onFocus={(e) => e.target.select()}
+        />
+        <button type="button" className="btn btn-secondary" aria-label={`Copy ${what}`} onClick={copy}>
+          Copy
+        </button>
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {copied !== undefined && (
+        <p role="status" className="text-sm text-slate-700">
+          {copied ? "Copied." : `This browser did not allow copying: select the ${what} and copy it.`}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The inside of a dialog showing credentials this once: what to do with them, each to copy, and Done. */
+export const ShownOnce = ({ notice, children }: { notice: ReactNode; children: ReactNode }) => (
+  <div className="space-y-4">
+    <Alert tone="success">{notice}</Alert>
+    {children}
+    <div className="flex justify-end">
+      <ModalClose label="Done" primary />
+    </div>
+  </div>
+);
+
+/** A dialog showing a credential once: closing it forgets the answer (`forget`), so it is never shown again. */
+function useForgetOnClose(forget: () => void) {
+  const [open, setOpen] = useState(false);
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) forget();
+  };
+  return { open, onOpenChange };
+}
+
+interface RevealDialogProps<T> {
+  trigger: ReactNode;
+  /** The question asked first ("Rotate the signing secret?"); `doneTitle` once answered. */
+  title: string;
+  doneTitle: string;
+  /** What happens, said before anything does. */
+  description: string;
+  /** The button that does it. */
+  confirm: string;
+  /** The call that makes the new credential, and what to read again once it answered. */
+  make: () => Promise<T>;
+  onMade: () => unknown;
+  /** The answer, shown this once (a `ShownOnce`). */
+  children: (made: T) => ReactNode;
+}
+
+/** A dialog that asks first, then makes a credential and shows it once (rotate a secret, replace a token). */
+export function RevealDialog<T>({
+  title,
+  doneTitle,
+  description,
+  confirm,
+  make,
+  onMade,
+  ...modal
+}: RevealDialogProps<T>) {
+  const mutation = useMutation({ mutationFn: make, onSuccess: onMade });
+  const { open, onOpenChange } = useForgetOnClose(mutation.reset);
+  return (
+    <Modal
+      title={mutation.data === undefined ? title : doneTitle}
+      open={open}
+      onOpenChange={onOpenChange}
+      trigger={modal.trigger}
+    >
+      {mutation.data !== undefined ? (
+        modal.children(mutation.data)
+      ) : (
+        <div className="space-y-4">
+          <p className="text-sm text-slate-700">{description}</p>
+          {mutation.error && <Alert>{mutation.error.message}</Alert>}
+          <div className="flex justify-end gap-2">
+            <ModalClose label="Keep it" />
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={mutation.isPending}
+              onClick={() => mutation.mutate()}
+            >
+              {confirm}
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
+
 interface FormDialogProps {
   title: string;
   /** The button that opens the dialog; the form's own submit button is named `submit`. */
@@ -271,6 +395,47 @@ export function FormDialog({ onSubmit, submit, pending, error, children, ...moda
         </div>
       </form>
     </Modal>
+  );
+}
+
+interface CreateRevealDialogProps<T>
+  extends Pick<FormDialogProps, "title" | "trigger" | "submit" | "children"> {
+  /** The create call, whose answer holds what is shown once. */
+  mutation: UseMutationResult<T, Error, void>;
+  doneTitle: string;
+  /** The answer, shown this once (a `ShownOnce`). */
+  reveal: (made: T) => ReactNode;
+  /** Empties the form once the dialog closes. */
+  onClosed: () => void;
+}
+
+/** A create form in a dialog whose answer holds credentials: the same dialog then shows them once. */
+export function CreateRevealDialog<T>({
+  mutation,
+  doneTitle,
+  reveal,
+  onClosed,
+  ...form
+}: CreateRevealDialogProps<T>) {
+  const { open, onOpenChange } = useForgetOnClose(() => {
+    mutation.reset();
+    onClosed();
+  });
+  if (mutation.data !== undefined)
+    return (
+      <Modal title={doneTitle} open={open} onOpenChange={onOpenChange} trigger={form.trigger}>
+        {reveal(mutation.data)}
+      </Modal>
+    );
+  return (
+    <FormDialog
+      {...form}
+      open={open}
+      onOpenChange={onOpenChange}
+      onSubmit={() => mutation.mutate()}
+      pending={mutation.isPending}
+      error={mutation.error}
+    />
   );
 }
 

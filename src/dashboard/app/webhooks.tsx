@@ -1,4 +1,3 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
 import { ApiFailure, api, type Schemas, unwrap, unwrapBody, unwrapEmpty } from "./api.ts";
@@ -7,6 +6,8 @@ import { Link, navigate } from "./router.tsx";
 import {
   Alert,
   Checkbox,
+  CopyField,
+  CreateRevealDialog,
   DataTable,
   DeleteButton,
   Empty,
@@ -14,11 +15,11 @@ import {
   FormDialog,
   fieldError,
   formatDate,
-  Modal,
-  ModalClose,
   PageHeader,
   Pager,
   QueryState,
+  RevealDialog,
+  ShownOnce,
 } from "./ui.tsx";
 
 // Settings → Webhooks: the merchant's endpoints (docs/webhooks.md), each with its deliveries. A
@@ -192,53 +193,24 @@ function EndpointFields({
 // --- A secret shown once -------------------------------------------------------------------------
 
 /** A signing secret just made: shown this once, with a copy button. */
-function SecretOnce({ secret, rotated = false }: { secret: string; rotated?: boolean }) {
-  const id = useId();
-  const [copied, setCopied] = useState<boolean>();
-  const copy = () =>
-    navigator.clipboard.writeText(secret).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  return (
-    <div className="space-y-4">
-      <Alert tone="success">
+const SecretOnce = ({ secret, rotated = false }: { secret: string; rotated?: boolean }) => (
+  <ShownOnce
+    notice={
+      <>
         Copy this signing secret now: you will not see it again. Your system uses it to check that each
         message comes from your store.
         {rotated && " The previous secret keeps working for 24 hours, so you have time to switch."}
-      </Alert>
-      <label htmlFor={id} className="block text-sm font-medium">
-        Signing secret
-      </label>
-      <div className="flex gap-2">
-        <input
-          id={id}
-          readOnly
-          className="input font-mono"
-          value={secret}
-          onFocus={(e) => e.target.select()}
-        />
-        <button type="button" className="btn btn-secondary" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      {copied !== undefined && (
-        <p role="status" className="text-sm text-slate-700">
-          {copied ? "Copied." : "This browser did not allow copying: select the secret and copy it."}
-        </p>
-      )}
-      <div className="flex justify-end">
-        <ModalClose label="Done" primary />
-      </div>
-    </div>
-  );
-}
+      </>
+    }
+  >
+    <CopyField label="Signing secret" value={secret} />
+  </ShownOnce>
+);
 
 // --- The list ------------------------------------------------------------------------------------
 
 function AddEndpoint() {
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const [form, setForm] = useState(blankForm);
   const create = useMutation({
     mutationFn: () =>
@@ -253,33 +225,19 @@ function AddEndpoint() {
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: LIST }),
   });
-  const onOpenChange = (next: boolean) => {
-    setOpen(next);
-    if (next) return;
-    create.reset();
-    setForm(blankForm);
-  };
-  const trigger = (
-    <button type="button" className="btn btn-primary">
-      Add endpoint
-    </button>
-  );
-  if (create.data)
-    return (
-      <Modal title="Endpoint added" open={open} onOpenChange={onOpenChange} trigger={trigger}>
-        <SecretOnce secret={create.data.secret} />
-      </Modal>
-    );
   return (
-    <FormDialog
+    <CreateRevealDialog
       title="Add endpoint"
-      open={open}
-      onOpenChange={onOpenChange}
-      trigger={trigger}
-      onSubmit={() => create.mutate()}
+      doneTitle="Endpoint added"
+      trigger={
+        <button type="button" className="btn btn-primary">
+          Add endpoint
+        </button>
+      }
       submit="Add endpoint"
-      pending={create.isPending}
-      error={create.error}
+      mutation={create}
+      onClosed={() => setForm(blankForm)}
+      reveal={(made) => <SecretOnce secret={made.secret} />}
     >
       <EndpointFields
         form={form}
@@ -287,7 +245,7 @@ function AddEndpoint() {
         error={create.error}
         editing={false}
       />
-    </FormDialog>
+    </CreateRevealDialog>
   );
 }
 
@@ -397,56 +355,28 @@ function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
 /** "Rotate secret": asks first, then shows the new secret once. */
 function RotateSecret({ endpoint }: { endpoint: Endpoint }) {
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const rotate = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST("/v1/admin/webhook-endpoints/{id}/rotate-secret", { params: { path: { id: endpoint.id } } }),
-      ),
-    onSuccess: () => refreshWebhooks(queryClient),
-  });
-  const onOpenChange = (next: boolean) => {
-    setOpen(next);
-    if (!next) rotate.reset();
-  };
   return (
-    <Modal
-      title={rotate.data ? "New signing secret" : "Rotate the signing secret?"}
-      open={open}
-      onOpenChange={onOpenChange}
+    <RevealDialog
+      title="Rotate the signing secret?"
+      doneTitle="New signing secret"
       trigger={
         <button type="button" className="btn btn-secondary">
           Rotate secret
         </button>
       }
+      description="A new secret signs every message from now on; it is shown once. The current secret keeps working for 24 hours, so your system can switch without missing a message."
+      confirm="Rotate secret"
+      make={() =>
+        unwrap(
+          api.POST("/v1/admin/webhook-endpoints/{id}/rotate-secret", {
+            params: { path: { id: endpoint.id } },
+          }),
+        )
+      }
+      onMade={() => refreshWebhooks(queryClient)}
     >
-      {rotate.data ? (
-        <SecretOnce secret={rotate.data.secret} rotated />
-      ) : (
-        <div className="space-y-4">
-          <p className="text-sm text-slate-700">
-            A new secret signs every message from now on; it is shown once. The current secret keeps working
-            for 24 hours, so your system can switch without missing a message.
-          </p>
-          {rotate.error && <Alert>{rotate.error.message}</Alert>}
-          <div className="flex justify-end gap-2">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-secondary">
-                Keep it
-              </button>
-            </Dialog.Close>
-            <button
-              type="button"
-              className="btn btn-danger"
-              disabled={rotate.isPending}
-              onClick={() => rotate.mutate()}
-            >
-              Rotate secret
-            </button>
-          </div>
-        </div>
-      )}
-    </Modal>
+      {(made) => <SecretOnce secret={made.secret} rotated />}
+    </RevealDialog>
   );
 }
 
