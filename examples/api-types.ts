@@ -1945,7 +1945,7 @@ export interface paths {
     put?: never;
     /**
      * Complete a checkout session: place its order
-     * @description Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`.
+     * @description Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`. With `paymentCredential` (a Stripe Shared Payment Token) the card is charged at once: the order answers paid, or its payment `action` is the bank's 3-D Secure page, or, declined, the order is cancelled and its stock released.
      */
     post: operations["completeCheckoutSession"];
     delete?: never;
@@ -9559,7 +9559,19 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description A card payment the buyer's agent platform delegated (a Stripe Shared Payment Token for this shop), charged at once with the session's card method instead of sending the buyer to a payment page */
+          paymentCredential?: {
+            /** @constant */
+            type: "stripe_shared_payment_token";
+            /** @description The granted token (`spt_…`) */
+            token: string;
+          };
+        };
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -9582,6 +9594,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["ConflictOrIdempotencyConflictOrInsufficientStock"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["CouponInvalidOrUnprocessable"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["Internal"];

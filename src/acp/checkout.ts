@@ -1,9 +1,9 @@
 import { sha256Hex } from "../auth/crypto.ts";
-import { type AdapterCall, obj, SessionRunner } from "../checkout/adapter.ts";
+import { type AdapterCall, obj, paymentDeclined, SessionRunner } from "../checkout/adapter.ts";
 import { problemOf, type SessionView } from "../checkout/sessions.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Service } from "../core/module.ts";
-import { ACP_CODES, checkoutSessionOf, PROBLEM_AT, sessionInputOf } from "./wire.ts";
+import { ACP_CODES, checkoutSessionOf, PROBLEM_AT, paymentCredentialOf, sessionInputOf } from "./wire.ts";
 
 // ACP's checkout operations: each runs the checkout session operation it stands for (same
 // validation, transaction, idempotency and tenant as on /v1) as the platform, and its answer or
@@ -176,6 +176,24 @@ export class AcpShop {
     if (Object.keys(changes).length > 0) {
       await this.runner.execute(call, "updateCheckoutSession", { id, ...changes }, `${key}:changes`);
     }
-    return this.runner.execute(call, "completeCheckoutSession", { id }, key);
+    const paymentCredential = paymentCredentialOf(body);
+    const completed = await this.runner.execute(
+      call,
+      "completeCheckoutSession",
+      { id, ...(paymentCredential && { paymentCredential }) },
+      key,
+    );
+    // A declined card cancelled the order it was to pay: ACP's refusal, the session over.
+    if (paymentDeclined(completed.data)) {
+      throw new AcpError(
+        402,
+        "payment_declined",
+        "The card was declined: the order was cancelled, nothing charged",
+        {
+          param: "$.payment_data",
+        },
+      );
+    }
+    return completed;
   }
 }

@@ -1,5 +1,15 @@
 import type { Address } from "../cart/tables.ts";
-import { escalationUrl, obj, paymentInstructions, type ShopView, str, titleOf } from "../checkout/adapter.ts";
+import {
+  delegatedCredential,
+  escalationUrl,
+  obj,
+  orderCancelled,
+  paymentDeclined,
+  paymentInstructions,
+  type ShopView,
+  str,
+  titleOf,
+} from "../checkout/adapter.ts";
 import type { SessionInput, SessionProblem, SessionView } from "../checkout/sessions.ts";
 
 // Translation between ACP's checkout session (version below) and a checkout session: field names,
@@ -101,7 +111,19 @@ function fulfillmentDetails(session: SessionView): Json | null {
   };
 }
 
-/** The shop's payment handlers an agent can finish a session with (our own, named under the shop's host). */
+/** ACP's tokenized card handler (a Stripe Shared Payment Token), at the version its specification names. */
+const TOKENIZED_CARD = {
+  name: "dev.acp.tokenized.card",
+  version: "2026-01-22",
+  spec: "https://acp.dev/handlers/tokenized.card",
+  config_schema: "https://acp.dev/schemas/handlers/tokenized.card/config.json",
+  instrument_schemas: ["https://acp.dev/schemas/handlers/tokenized.card/instrument.json"],
+};
+
+/**
+ * The shop's payment handlers an agent can finish a session with: a Stripe card as ACP's tokenized
+ * card (a delegated token), the others our own, named under the shop's host.
+ */
 export function paymentHandlers(
   session: Pick<SessionView, "paymentMethods">,
   shop: ShopView,
@@ -109,11 +131,23 @@ export function paymentHandlers(
 ) {
   const registry = shop.host.toLowerCase().split(".").reverse().join(".");
   return session.paymentMethods.map((method) => {
+    const display_name = titleOf(method.name as Record<string, string>, shop.locale);
+    if (method.provider === "stripe" && method.type === "card") {
+      return {
+        id: method.id,
+        ...TOKENIZED_CARD,
+        display_name,
+        requires_delegate_payment: true,
+        requires_pci_compliance: false,
+        psp: "stripe",
+        config: { psp: "stripe", supports_3ds: true },
+      };
+    }
     const schema = `${origin}/acp/handlers/${method.id}.json`;
     return {
       id: method.id,
       name: `${registry}.${method.id}`,
-      display_name: titleOf(method.name as Record<string, string>, shop.locale),
+      display_name,
       version: ACP_VERSION,
       spec: schema,
       requires_delegate_payment: false,
@@ -141,6 +175,14 @@ function messagesOf(session: SessionView, shop: ShopView, continueUrl: string | 
     content: problem.message,
     resolution: "recoverable",
   }));
+  if (paymentDeclined(session)) {
+    messages.push({
+      type: "error",
+      code: "payment_declined",
+      content_type: "plain",
+      content: "The card was declined: the order was cancelled. Open a new session to pay another way.",
+    });
+  }
   const instructions = session.order && paymentInstructions(session.order, shop.locale);
   if (instructions) messages.push({ type: "info", content_type: "plain", content: instructions });
   if (continueUrl) {
@@ -204,6 +246,13 @@ export function orderOf(sessionId: string, order: Order, pricesIncludeTax: boole
   };
 }
 
+function statusOf(session: SessionView, continueUrl: string | null): string {
+  if (continueUrl) return "requires_escalation";
+  if (orderCancelled(session)) return "canceled";
+  if (session.status === "open" && problemsOf(session).length === 0) return "ready_for_payment";
+  return STATUS[session.status];
+}
+
 /** The ACP checkout session of a session, as its shop answers it. */
 export function checkoutSessionOf(session: SessionView, shop: ShopView, origin: string): Json {
   const { cart } = session;
@@ -223,11 +272,7 @@ export function checkoutSessionOf(session: SessionView, shop: ShopView, origin: 
           },
         }
       : {}),
-    status: continueUrl
-      ? "requires_escalation"
-      : session.status === "open" && problemsOf(session).length === 0
-        ? "ready_for_payment"
-        : STATUS[session.status],
+    status: statusOf(session, continueUrl),
     currency: cart.currency.toLowerCase(),
     line_items: lineItems(cart, shop.locale),
     ...(details ? { fulfillment_details: details } : {}),
@@ -333,3 +378,7 @@ export function sessionInputOf(body: Json): SessionInput {
   }
   return input;
 }
+
+/** The delegated card credential of a completion's `payment_data` (`instrument.credential: {type: "spt", token}`), if any. */
+export const paymentCredentialOf = (body: Json): Json | undefined =>
+  delegatedCredential(obj(obj(obj(body.payment_data).instrument).credential));

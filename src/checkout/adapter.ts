@@ -142,3 +142,21 @@ export async function jsonObjectBody(request: Request, limit: number): Promise<J
   }
   return body as Json;
 }
+
+/**
+ * The delegated card credential a protocol's payment instrument carries, as a session's completion
+ * takes it: a Stripe Shared Payment Token, `{ type: "spt", token: "spt_…" }` in both protocols.
+ * Anything else carries none (the business handlers take no credential).
+ */
+export function delegatedCredential(raw: unknown): Json | undefined {
+  const credential = obj(raw);
+  if (credential.type !== "spt") return undefined;
+  return { type: "stripe_shared_payment_token", token: credential.token };
+}
+
+/** The session's order was cancelled unpaid (a delegated card declined, or its payment expired): the checkout is over. */
+export const orderCancelled = (session: SessionView): boolean => session.order?.status === "cancelled";
+
+/** Completing charged a delegated card, and the card was declined. */
+export const paymentDeclined = (session: SessionView): boolean =>
+  orderCancelled(session) && session.order?.payment?.status === "failed";

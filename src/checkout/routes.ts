@@ -3,6 +3,7 @@ import type { CheckoutPayments } from "../orders/checkout-payments.ts";
 import {
   CheckoutSession,
   CompletedSession,
+  CompleteSessionBody,
   OpenSessionBody,
   SessionOfOrderQuery,
   SessionParams,
@@ -109,14 +110,19 @@ function completeOperation(payments: CheckoutPayments) {
     summary: "Complete a checkout session: place its order",
     description:
       "Place-order with the session's payment method and phone; its refusals otherwise (422 naming what is " +
-      "missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`.",
+      "missing, 409 INSUFFICIENT_STOCK), nothing changed. The answer holds the order and its `accessToken`. " +
+      "With `paymentCredential` (a Stripe Shared Payment Token) the card is charged at once: the order answers " +
+      "paid, or its payment `action` is the bank's 3-D Secure page, or, declined, the order is cancelled and " +
+      "its stock released.",
     status: 200,
     durable: true,
     answerHoldsSecret: true,
     errors: ["NOT_FOUND", "CONFLICT", "INSUFFICIENT_STOCK", "UNPROCESSABLE", "COUPON_INVALID"],
     params: SessionParams,
+    body: CompleteSessionBody,
     response: CompletedSession,
-    handler: (call) => completeSession(call, call.params.id, ownerOf(call.caller), payments),
+    handler: (call) =>
+      completeSession(call, call.params.id, ownerOf(call.caller), payments, call.body.paymentCredential),
     // The provider answered after the commit (awaited work): show its reference or payment page.
     reload: (call, completed) => {
       const owner = ownerOf(call.caller);

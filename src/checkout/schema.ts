@@ -36,6 +36,28 @@ const parts = {
   paymentMethodId: Type.Optional(Text({ min: 1, max: 64, description: "One of `paymentMethods[].id`" })),
 };
 
+export const CompleteSessionBody = Body({
+  paymentCredential: Type.Optional(
+    Type.Object(
+      {
+        type: Type.Literal("stripe_shared_payment_token"),
+        token: Text({
+          min: 1,
+          max: 255,
+          pattern: "^[A-Za-z0-9_]+$",
+          description: "The granted token (`spt_…`)",
+        }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "A card payment the buyer's agent platform delegated (a Stripe Shared Payment Token for this shop), " +
+          "charged at once with the session's card method instead of sending the buyer to a payment page",
+      },
+    ),
+  ),
+});
+
 export const OpenSessionBody = Body(parts);
 export const UpdateSessionBody = Body(parts);
 export const SessionParams = Type.Object({ id: Id("chk") });

@@ -15,7 +15,7 @@ import { ApiError, notFound } from "../core/errors.ts";
 import type { Row } from "../db/rows.ts";
 import { newId } from "../lib/ids.ts";
 import { iso } from "../lib/time.ts";
-import type { CheckoutPayments, PaymentWrite } from "../orders/checkout-payments.ts";
+import type { CheckoutPayments, DelegatedCredential, PaymentWrite } from "../orders/checkout-payments.ts";
 import { placeableProblems, placeOrder } from "../orders/place-order.ts";
 import { orderView } from "../orders/view.ts";
 import type { checkoutSessions } from "./tables.ts";
@@ -249,13 +249,14 @@ export function completeSession(
   id: string,
   who: { protocol: string; caller: string },
   payments: CheckoutPayments,
+  credential?: DelegatedCredential,
 ) {
   const row = openRow(write, id, who.protocol, who.caller);
   assertQuotedTotal(write, row);
   const placed = placeOrder(
     write,
     row.cart_id,
-    { paymentMethodId: row.payment_method_id ?? undefined, phone: row.buyer_phone ?? undefined },
+    { paymentMethodId: row.payment_method_id ?? undefined, phone: row.buyer_phone ?? undefined, credential },
     null,
     payments,
   );

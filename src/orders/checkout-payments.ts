@@ -30,6 +30,16 @@ export interface PaymentWrite {
   afterCommit: AfterCommit;
 }
 
+/**
+ * A payment credential the buyer's agent hands over at checkout, charged without the buyer on a
+ * payment page: a Stripe Shared Payment Token (`spt_…`), granted by the buyer's agent platform for
+ * this shop and at most this amount. Taken by a card method only.
+ */
+export interface DelegatedCredential {
+  type: "stripe_shared_payment_token";
+  token: string;
+}
+
 /** The order place-order just wrote, as the payment of a provider method needs it. */
 export interface OrderToPay {
   orderId: string;
@@ -42,6 +52,8 @@ export interface OrderToPay {
   /** Where a redirect flow sends the shopper back to. */
   returnUrl?: string;
   method: PaymentMethodOffer;
+  /** Charged at once instead of the method's usual flow. */
+  credential?: DelegatedCredential;
 }
 
 /** What the service asks a payment provider to refund. */

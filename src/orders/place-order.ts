@@ -9,6 +9,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import {
   type CheckoutPayments,
+  type DelegatedCredential,
   manualPayments,
   type PaymentMethodOffer,
   type PaymentWrite,
@@ -27,6 +28,8 @@ type PlaceOrderInput = {
   note?: string;
   phone?: string;
   returnUrl?: string;
+  /** A delegated card credential (a checkout session's completion): charged at once. */
+  credential?: DelegatedCredential;
 };
 type CartToPlace = ReturnType<typeof loadPricedCart>;
 
@@ -78,6 +81,7 @@ export function placeOrder(
       phone: checkout.phone,
       returnUrl: input.returnUrl,
       method,
+      credential: input.credential,
     });
   }
   // The session's customer owns the cart: that is what makes the order one of the account's orders.
@@ -155,6 +159,12 @@ function reviewCheckout(
     const chosen = method as PaymentMethodOffer | null;
     if (chosen?.requires.includes("phone") && !phone) {
       throw refuse(`${chosen.id} needs a phone number: send "phone" or set it on the address`, "/body/phone");
+    }
+    if (input.credential && chosen?.type !== "card") {
+      throw refuse(
+        "A delegated payment credential pays by card: choose a card payment method",
+        "/body/paymentCredential",
+      );
     }
   });
   if (input.returnUrl !== undefined)

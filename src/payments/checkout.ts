@@ -3,13 +3,16 @@ import { paymentMethodsFor } from "../cart/service.ts";
 import type { Store } from "../catalog/store-settings.ts";
 import type { Localized } from "../catalog/tables.ts";
 import { ApiError } from "../core/errors.ts";
+import { instanceKeyring, type KeyPurpose, seal, unseal } from "../core/keyring.ts";
 import type { AfterCommit } from "../core/operation.ts";
 import type { Job } from "../core/outbox.ts";
+import { tenantWritten } from "../core/response-cache.ts";
 import { durably } from "../db/sqlite.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { newId } from "../lib/ids.ts";
 import type {
   CheckoutPayments,
+  DelegatedCredential,
   OrderToPay,
   PaymentMethodOffer,
   PaymentWrite,
@@ -33,7 +36,7 @@ import type { Task } from "./fields.ts";
 import { ProviderError } from "./http.ts";
 import { offerableSource, resolveCredentials } from "./integrations.ts";
 import type { MethodType, OpenedPayment } from "./provider.ts";
-import { recompute } from "./reconcile.ts";
+import { type Notification, recompute, reconcileInTransaction } from "./reconcile.ts";
 import { allProviders, providerOf } from "./registry.ts";
 import { nowOf } from "./state.ts";
 import type { AttemptInstructions, Provider, RefundStatus } from "./tables.ts";
@@ -127,7 +130,14 @@ export function portugueseMobile(phone: string): string | null {
 /** Creates a `created` attempt in the caller's transaction and registers the provider call after the commit. */
 export function createAttempt(
   write: PaymentWrite,
-  order: { orderId: string; total: number; currency: string; phone: string | null; returnUrl?: string },
+  order: {
+    orderId: string;
+    total: number;
+    currency: string;
+    phone: string | null;
+    returnUrl?: string;
+    credential?: DelegatedCredential;
+  },
   method: PaymentMethodOffer,
 ): AttemptRow {
   const { tenant, ctx } = write;
@@ -177,9 +187,27 @@ export function createAttempt(
   const row = findAttempt(tenant, id)!;
   addRoutes(ctx, tenant.orgId, row);
   noteDeadline(ctx, tenant.orgId, row);
-  awaitPaymentStart(write.afterCommit, id, order.returnUrl ?? null);
+  const credential = order.credential && sealCredential(ctx, tenant, id, order.credential);
+  awaitPaymentStart(write.afterCommit, id, order.returnUrl ?? null, credential);
   return row;
 }
+
+const CREDENTIALS: KeyPurpose = { salt: "commerce-service/delegated-credentials", info: "aes-256-gcm v1" };
+const credentialBound = (tenant: TenantDb, attemptId: string) =>
+  `${tenant.orgId}:payment-credential:${attemptId}`;
+
+/** A delegated credential waits in the start job's row sealed with the instance key: the file never holds it readable. */
+const sealCredential = (
+  ctx: AppContext,
+  tenant: TenantDb,
+  attemptId: string,
+  credential: DelegatedCredential,
+) => seal(instanceKeyring(ctx, CREDENTIALS), credentialBound(tenant, attemptId), JSON.stringify(credential));
+
+const unsealCredential = (ctx: AppContext, tenant: TenantDb, attemptId: string, sealed: string) =>
+  JSON.parse(
+    unseal(instanceKeyring(ctx, CREDENTIALS), credentialBound(tenant, attemptId), sealed),
+  ) as DelegatedCredential;
 
 /** Credentials of the source an attempt was created with (never the other one). */
 function credentialsFor(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, task: Task) {
@@ -198,10 +226,11 @@ function credentialsFor(ctx: AppContext, tenant: TenantDb, attempt: AttemptRow, 
   return creds;
 }
 
-/** The start job's payload: the attempt to open, and where a redirect flow returns the shopper. */
+/** The start job's payload: the attempt to open, where a redirect flow returns the shopper, a sealed delegated credential. */
 interface StartJobPayload {
   attemptId: string;
   returnUrl: string | null;
+  credential?: string;
 }
 
 /** Registers the provider call opening an attempt, run after the commit and before the answer. */
@@ -209,14 +238,15 @@ export function awaitPaymentStart(
   afterCommit: AfterCommit,
   attemptId: string,
   returnUrl: string | null,
+  sealedCredential?: string,
 ): void {
-  const payload: StartJobPayload = { attemptId, returnUrl };
+  const payload: StartJobPayload = { attemptId, returnUrl, credential: sealedCredential };
   afterCommit.await(START_JOB, payload);
 }
 
 /** The outbox job opening the provider's payment for an attempt. */
 export async function startPaymentJob(job: Job, tenant: TenantDb, ctx: AppContext): Promise<void> {
-  const { attemptId, returnUrl } = job.payload as StartJobPayload;
+  const { attemptId, returnUrl, credential } = job.payload as StartJobPayload;
   const attempt = findAttempt(tenant, attemptId);
   if (attempt?.status !== "created" || attempt.provider_ref !== null) return;
   const order = findOrderRow(tenant, attempt.order_id);
@@ -233,6 +263,8 @@ export async function startPaymentJob(job: Job, tenant: TenantDb, ctx: AppContex
       now: nowOf(ctx),
       description: `Order #${order.number}`,
       returnUrl,
+      credential:
+        credential === undefined ? undefined : unsealCredential(ctx, tenant, attempt.id, credential),
     });
   } catch (error) {
     throw recordStartFailure(ctx, tenant, attempt, error);
@@ -278,7 +310,24 @@ function storeOpenedPayment(ctx: AppContext, tenant: TenantDb, attempt: AttemptR
     const updated = findAttempt(tenant, attempt.id)!;
     addRoutes(ctx, tenant.orgId, updated);
     noteDeadline(ctx, tenant.orgId, updated);
+    if (opened.settled) reconcileInTransaction(ctx, tenant, settledNotification(tenant, updated, opened));
   });
+  if (opened.settled) tenantWritten(tenant);
+}
+
+/** What the provider answered when asked, as a notification of it (once per attempt: its event id is the attempt's). */
+function settledNotification(tenant: TenantDb, attempt: AttemptRow, opened: OpenedPayment): Notification {
+  return {
+    provider: attempt.provider,
+    eventId: `${attempt.id}:start`,
+    kind: "start answer",
+    payloadSha256: "",
+    source: attempt.credential_source,
+    find: (t) => findAttempt(t, attempt.id),
+    orgId: tenant.orgId,
+    ref2: opened.providerRef2,
+    outcome: opened.settled!,
+  };
 }
 
 // ---------------------------------------------------------------- refunds

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { AppContext } from "../app-context.ts";
 import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { DelegatedCredential } from "../orders/checkout-payments.ts";
 import type { OrderRow } from "../orders/view.ts";
 import type { AttemptRow } from "./attempts.ts";
 import type { Task } from "./fields.ts";
@@ -86,6 +87,8 @@ export interface StartInput {
   description: string;
   /** Where a redirect flow sends the shopper back; null: the order's page on the shop's platform host. */
   returnUrl: string | null;
+  /** A credential the buyer's agent handed over: the provider charges it at once (cards only). */
+  credential?: DelegatedCredential;
 }
 
 /** What the provider's answer changes on the attempt; what it leaves out stays as it was. */
@@ -94,6 +97,12 @@ export interface OpenedPayment {
   providerRef2?: string;
   expiresAt?: number;
   instructions?: Partial<AttemptInstructions>;
+  /**
+   * What the provider already decided when it was asked (a delegated credential charged at once,
+   * or declined): applied as a notification of it would be. The provider's own notification of the
+   * same result, when it comes, changes nothing more.
+   */
+  settled?: PaymentOutcome;
 }
 
 const MINUTE = 60_000;

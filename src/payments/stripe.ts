@@ -4,7 +4,7 @@ import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { formatAmount } from "../orders/service.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
-import { type ProviderEndpoint, providerFetch } from "./http.ts";
+import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
 import type { Credentials } from "./integrations.ts";
 import {
   malformed,
@@ -22,8 +22,8 @@ import type { PaymentOutcome, RefundReport } from "./reconcile.ts";
 import type { RefundStatus } from "./tables.ts";
 
 // Stripe (cards): the webhook signature, what each of the eleven event kinds means for a payment,
-// the three API calls the service makes (open a Checkout Session, read one back, refund), and the
-// provider built on them (`stripeProvider`).
+// the API calls the service makes (open a Checkout Session, read one back, charge a Shared Payment
+// Token with a PaymentIntent, refund), and the provider built on them (`stripeProvider`).
 
 const MINUTE = 60_000;
 const STRIPE_SESSION_MS = 60 * MINUTE;
@@ -311,11 +311,10 @@ function orgSlug(ctx: AppContext, orgId: string): string {
 
 /** A Checkout Session returning to `returnUrl`, else to the order's page on the shop's platform host. */
 async function openCheckoutSession(input: StartInput): Promise<OpenedPayment> {
-  const { ctx, tenant, attempt, order, now, returnUrl } = input;
+  const { ctx, tenant, attempt, order, now } = input;
   // Stripe wants a session to live at least 30 minutes; a late retry gets a fresh hour.
   const expiresAt = attempt.expires_at < now + 31 * MINUTE ? now + STRIPE_SESSION_MS : attempt.expires_at;
-  const back =
-    returnUrl ?? `https://${orgSlug(ctx, tenant.orgId)}.${ctx.config.platformDomain}/orders/${order.id}`;
+  const back = backUrl(input);
   const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
   const session = await createCheckoutSession(
     ctx.config.payments.stripeApiBase,
@@ -347,6 +346,100 @@ async function openCheckoutSession(input: StartInput): Promise<OpenedPayment> {
     providerRef2: typeof session.payment_intent === "string" ? session.payment_intent : undefined,
     expiresAt,
     instructions: { url: session.url },
+  };
+}
+
+interface PaymentIntent {
+  id: string;
+  status: string;
+  amount_received?: number;
+  currency?: string;
+  next_action?: { type?: string; redirect_to_url?: { url?: string } } | null;
+  last_payment_error?: { code?: string; decline_code?: string } | null;
+}
+
+export async function createPaymentIntent(
+  base: string,
+  secretKey: string,
+  params: Record<string, unknown>,
+  idempotencyKey: string,
+): Promise<PaymentIntent> {
+  return (await providerFetch(stripeCall(base, secretKey, idempotencyKey), "POST", "/v1/payment_intents", {
+    form: formEncode(params).join("&"),
+  })) as PaymentIntent;
+}
+
+/** Where a card payment returns the shopper: `returnUrl`, else the order's page on the shop's platform host. */
+const backUrl = ({ ctx, tenant, order, returnUrl }: StartInput) =>
+  returnUrl ?? `https://${orgSlug(ctx, tenant.orgId)}.${ctx.config.platformDomain}/orders/${order.id}`;
+
+/** What a confirmed PaymentIntent's state means for its attempt. */
+function intentOutcome(intent: PaymentIntent): Pick<OpenedPayment, "instructions" | "settled"> {
+  switch (intent.status) {
+    case "succeeded":
+      return {
+        settled: { kind: "SUCCEEDED", amount: intent.amount_received ?? -1, currency: intent.currency ?? "" },
+      };
+    case "processing":
+      return { settled: { kind: "PROCESSING" } };
+    case "requires_capture":
+      return { settled: { kind: "AUTHORIZED" } };
+    // 3-D Secure: the buyer authenticates at the bank's page, then Stripe's notification settles it.
+    case "requires_action":
+      return { instructions: { url: intent.next_action?.redirect_to_url?.url } };
+    default: {
+      const error = intent.last_payment_error;
+      return {
+        settled: { kind: "FAILED_FINAL", error: error?.decline_code ?? error?.code ?? intent.status },
+      };
+    }
+  }
+}
+
+/**
+ * A Shared Payment Token the buyer's agent platform granted, charged at once: a PaymentIntent
+ * confirmed on creation (keyed by the attempt, so a retried start never charges twice). A decline
+ * ends the attempt (the order is cancelled and its stock released, as any failed payment's).
+ */
+async function chargeSharedToken(input: StartInput): Promise<OpenedPayment> {
+  const { ctx, tenant, attempt, order } = input;
+  const metadata = { orgId: tenant.orgId, orderId: order.id, attemptId: attempt.id };
+  let intent: PaymentIntent;
+  try {
+    intent = await createPaymentIntent(
+      ctx.config.payments.stripeApiBase,
+      String(input.fields.secretKey),
+      {
+        amount: attempt.amount,
+        currency: attempt.currency.toLowerCase(),
+        confirm: "true",
+        shared_payment_granted_token: input.credential!.token,
+        payment_method_types: { 0: "card" },
+        return_url: backUrl(input),
+        description: input.description,
+        metadata,
+      },
+      `${attempt.id}:spt`,
+    );
+  } catch (error) {
+    const declined = declinedIntent(error);
+    if (!declined) throw error;
+    intent = declined;
+  }
+  return { providerRef: intent.id, providerRef2: intent.id, ...intentOutcome(intent) };
+}
+
+/** Stripe's 402 `card_error` (a declined card): the PaymentIntent it names, failed; null for any other error. */
+function declinedIntent(error: unknown): PaymentIntent | null {
+  if (!(error instanceof ProviderError) || error.status !== 402) return null;
+  const body = (error.body ?? {}) as {
+    error?: { type?: string; code?: string; decline_code?: string; payment_intent?: { id?: string } };
+  };
+  if (body.error?.type !== "card_error") return null;
+  return {
+    id: body.error.payment_intent?.id ?? `declined_${Date.now()}`,
+    status: "requires_payment_method",
+    last_payment_error: { code: body.error.code, decline_code: body.error.decline_code },
   };
 }
 
@@ -404,7 +497,7 @@ export const stripeProvider: PaymentProvider = {
   label: "Stripe",
   methods: ["card"],
   plan: ({ now }) => ({ expiresAt: now + STRIPE_SESSION_MS }),
-  start: openCheckoutSession,
+  start: (input) => (input.credential ? chargeSharedToken(input) : openCheckoutSession(input)),
   refund: refundAtStripe,
   verifyNotification(d, credentials, now) {
     const header = d.headers.get("stripe-signature");

@@ -5,7 +5,7 @@ import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
 import { type Json, UcpError } from "./errors.ts";
 import { platformProfiles } from "./profiles.ts";
-import { checkoutOf, orderOf, sessionInputOf, UCP_VERSION } from "./wire.ts";
+import { checkoutOf, orderOf, paymentCredentialOf, sessionInputOf, UCP_VERSION } from "./wire.ts";
 
 // UCP's checkout operations, whichever binding (REST, MCP) carries them: each runs the checkout
 // session operation it stands for (same validation, transaction, idempotency and tenant as on
@@ -93,8 +93,14 @@ async function completeCall(
   if (paymentMethodId && paymentMethodId !== session.paymentMethodId) {
     session = await shop.run(call, "updateCheckoutSession", { id, paymentMethodId }, `${key}:payment`);
   }
+  const paymentCredential = paymentCredentialOf(body.payment);
   try {
-    return await shop.run(call, "completeCheckoutSession", { id }, key);
+    return await shop.run(
+      call,
+      "completeCheckoutSession",
+      { id, ...(paymentCredential && { paymentCredential }) },
+      key,
+    );
   } catch (error) {
     if (!(error instanceof ApiError) || !FIXABLE.has(error.code)) throw error;
     const after = await shop.run(call, "getCheckoutSession", { id });

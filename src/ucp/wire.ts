@@ -1,5 +1,15 @@
 import type { Address } from "../cart/tables.ts";
-import { escalationUrl, obj, paymentInstructions, type ShopView, str, titleOf } from "../checkout/adapter.ts";
+import {
+  delegatedCredential,
+  escalationUrl,
+  obj,
+  orderCancelled,
+  paymentDeclined,
+  paymentInstructions,
+  type ShopView,
+  str,
+  titleOf,
+} from "../checkout/adapter.ts";
 import type { SessionInput, SessionProblem, SessionView } from "../checkout/sessions.ts";
 
 // Translation between UCP's checkout (version below, with the fulfillment extension) and a checkout
@@ -153,7 +163,11 @@ export function checkoutOf(session: SessionView, shop: ShopView): Json {
       payment_handlers: paymentHandlers(session, shop.host),
     },
     id: session.id,
-    status: continueUrl ? "requires_escalation" : STATUS[session.status],
+    status: continueUrl
+      ? "requires_escalation"
+      : orderCancelled(session)
+        ? "canceled"
+        : STATUS[session.status],
     currency: cart.currency,
     line_items: lineItems(cart, shop.locale),
     buyer: {
@@ -172,6 +186,17 @@ export function checkoutOf(session: SessionView, shop: ShopView): Json {
         severity: "recoverable",
       })),
       ...(session.order ? paymentMessages(session.order, shop.locale) : []),
+      ...(paymentDeclined(session)
+        ? [
+            {
+              type: "error",
+              code: "payment_failed",
+              content:
+                "The card was declined: the order was cancelled. Start a new checkout to pay another way.",
+              severity: "unrecoverable",
+            },
+          ]
+        : []),
       ...(continueUrl
         ? [
             {
@@ -225,12 +250,17 @@ function addressOf(postal: Json, buyer: Json): Address {
   return address as unknown as Address;
 }
 
-/** The selected (else the first) payment instrument's handler: the payment method chosen. */
-function chosenHandler(payment: Json): string | undefined {
+/** The selected (else the first) payment instrument. */
+function chosenInstrument(payment: Json): Json {
   const instruments = Array.isArray(payment.instruments) ? payment.instruments.map(obj) : [];
-  const chosen = instruments.find((i) => i.selected === true) ?? instruments[0];
-  return chosen ? str(chosen.handler_id) : undefined;
+  return instruments.find((i) => i.selected === true) ?? instruments[0] ?? {};
 }
+
+const chosenHandler = (payment: Json): string | undefined => str(chosenInstrument(payment).handler_id);
+
+/** The delegated card credential of the chosen instrument (`credential: {type: "spt", token}`), if any. */
+export const paymentCredentialOf = (payment: unknown): Json | undefined =>
+  delegatedCredential(chosenInstrument(obj(payment)).credential);
 
 /**
  * A UCP create or update body as the session's parts. Shapes are checked by the session operation

@@ -59,8 +59,18 @@ export async function addPlatform(shop: Shop, name = "Assistant", webhookUrl?: s
 }
 
 let keys = 0;
+let validators: AcpValidators | undefined;
 
-/** An ACP client of one shop's host with one platform's token. */
+/** Whether an answer of the shop is what the published documents say it may be (errors listed, none: valid). */
+export function answerErrors(status: number, body: Record<string, unknown> | null): string[] {
+  validators ??= acpValidators();
+  if (body === null) return ["no body"];
+  if (status >= 400)
+    return "supported_versions" in body ? validators.versionError(body) : validators.error(body);
+  return body.order ? validators.completed(body) : validators.session(body);
+}
+
+/** An ACP client of one shop's host with one platform's token; every answer is checked against the documents. */
 export function acpClient(t: TestApp, host: string, token: string) {
   return async (
     method: "GET" | "POST",
@@ -87,7 +97,14 @@ export function acpClient(t: TestApp, host: string, token: string) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers, sent };
+    const answer = text ? JSON.parse(text) : null;
+    const invalid = answerErrors(response.status, answer);
+    if (invalid.length > 0) {
+      throw new Error(
+        `${method} ${path} answered ${response.status} outside ACP's documents: ${invalid.join("; ")}`,
+      );
+    }
+    return { status: response.status, body: answer, headers: response.headers, sent };
   };
 }
 export type AcpClient = ReturnType<typeof acpClient>;

@@ -3,12 +3,15 @@ import { createHmac } from "node:crypto";
 import type { Shop } from "../helpers/shop.ts";
 import {
   deliverCardPaid,
+  deliverStripe,
   IFTHENPAY,
   makeWorld,
   type PaymentsWorld,
   providerShop,
   putIntegration,
   STRIPE,
+  stockOf,
+  stripeEvent,
 } from "../payments/helpers.ts";
 import { until } from "../webhooks/helpers.ts";
 import { type Receiver, startReceiver } from "../webhooks/receivers.ts";
@@ -167,6 +170,117 @@ describe("ACP payments", () => {
     expect(read.body.status).toBe("completed");
     expect(read.body.continue_url).toBeUndefined();
     expect(read.body.order.status).toBe("confirmed");
+  });
+
+  test("a Stripe Shared Payment Token: charged at once with a confirmed PaymentIntent, the order paid, the platform told", async () => {
+    const session = await readySession();
+    const card = session.capabilities.payment.handlers.find((h: { id: string }) => h.id === "stripe_card");
+    expect(card).toMatchObject({
+      name: "dev.acp.tokenized.card",
+      psp: "stripe",
+      requires_delegate_payment: true,
+    });
+    const body = {
+      payment_data: {
+        handler_id: "stripe_card",
+        instrument: { type: "card", credential: { type: "spt", token: "spt_test_ok_1" } },
+      },
+    };
+    expect(validate.completeRequest(body)).toEqual([]);
+    const completed = await acp("POST", `/acp/checkout_sessions/${session.id}/complete`, body);
+    expect(completed.status).toBe(200);
+    expect(validate.completed(completed.body)).toEqual([]);
+    expect(completed.body.status).toBe("completed");
+    expect(completed.body.order.status).toBe("confirmed");
+    const order = (await shop.admin.get(`/v1/admin/orders/${completed.body.order.id}`)).body.data;
+    expect(order.paymentStatus).toBe("paid");
+    // The PaymentIntent: the session's total, confirmed on creation with the granted token.
+    const [intentId, params] = [...w.stripe.intents].at(-1)!;
+    expect(params).toMatchObject({
+      amount: String(order.totals.total.amount),
+      currency: "eur",
+      confirm: "true",
+      shared_payment_granted_token: "spt_test_ok_1",
+      "metadata[orderId]": order.id,
+    });
+    expect(order.payment).toMatchObject({ provider: "stripe", method: "card", status: "succeeded" });
+    // Stripe's own notification of the same payment changes nothing more.
+    const notified = await deliverStripe(
+      w,
+      shop.org.id,
+      stripeEvent("payment_intent.succeeded", {
+        id: intentId,
+        amount_received: order.totals.total.amount,
+        currency: "eur",
+        metadata: { orgId: shop.org.id, orderId: order.id, attemptId: order.payment.attemptId },
+      }),
+    );
+    expect(notified.status).toBe(200);
+    expect((await shop.admin.get(`/v1/admin/orders/${order.id}`)).body.data.paymentStatus).toBe("paid");
+    await until(
+      () =>
+        inbox.requests.some(
+          (r) => JSON.parse(r.body).data.id === order.id && JSON.parse(r.body).data.status === "confirmed",
+        ),
+      "the webhook of the paid order",
+    );
+  });
+
+  test("a token needing 3-D Secure: the session requires escalation to the bank's page, and completes once Stripe says it is paid", async () => {
+    const session = await readySession();
+    const completed = await acp("POST", `/acp/checkout_sessions/${session.id}/complete`, {
+      payment_data: {
+        handler_id: "stripe_card",
+        instrument: { type: "card", credential: { type: "spt", token: "spt_test_3ds_1" } },
+      },
+    });
+    expect(completed.status).toBe(200);
+    expect(validate.completed(completed.body)).toEqual([]);
+    expect(completed.body.status).toBe("requires_escalation");
+    expect(completed.body.continue_url).toStartWith("https://hooks.stripe.test/3ds/pi_test_");
+    const order = (await shop.admin.get(`/v1/admin/orders/${completed.body.order.id}`)).body.data;
+    const intentId = completed.body.continue_url.split("/").at(-1);
+    const paid = await deliverStripe(
+      w,
+      shop.org.id,
+      stripeEvent("payment_intent.succeeded", {
+        id: intentId,
+        amount_received: order.totals.total.amount,
+        currency: "eur",
+        metadata: { orgId: shop.org.id, orderId: order.id, attemptId: order.payment.attemptId },
+      }),
+    );
+    expect(paid.status).toBe(200);
+    const read = await acp("GET", `/acp/checkout_sessions/${session.id}`);
+    expect(read.body.status).toBe("completed");
+    expect(read.body.order.status).toBe("confirmed");
+  });
+
+  test("a declined token: a 402 payment_declined, the order cancelled and its stock back, nothing charged", async () => {
+    const stockBefore = await stockOf(shop);
+    const session = await readySession();
+    const refused = await acp("POST", `/acp/checkout_sessions/${session.id}/complete`, {
+      payment_data: {
+        handler_id: "stripe_card",
+        instrument: { type: "card", credential: { type: "spt", token: "spt_test_declined_1" } },
+      },
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({
+      type: "invalid_request",
+      code: "payment_declined",
+      param: "$.payment_data",
+    });
+    expect(validate.error(refused.body)).toEqual([]);
+    expect(await stockOf(shop)).toBe(stockBefore);
+    const read = await acp("GET", `/acp/checkout_sessions/${session.id}`);
+    expect(read.body.status).toBe("canceled");
+    expect(validate.completed(read.body)).toEqual([]);
+    expect(read.body.messages).toContainEqual(
+      expect.objectContaining({ type: "error", code: "payment_declined" }),
+    );
+    const order = (await shop.admin.get(`/v1/admin/orders/${read.body.order.id}`)).body.data;
+    expect(order).toMatchObject({ status: "cancelled", paymentStatus: "failed" });
   });
 
   test("a key still being answered is a 409 idempotency_in_flight with Retry-After; once answered, it replays", async () => {

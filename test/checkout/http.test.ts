@@ -142,6 +142,36 @@ describe("checkout sessions over HTTP", () => {
   });
 });
 
+describe("a delegated payment credential", () => {
+  test("pays by card only: with a bank transfer it is a 422 on /body/paymentCredential, and a malformed one a 400; nothing placed", async () => {
+    const session = (
+      await open({
+        lines: [line()],
+        buyer: { email: "token@example.com" },
+        shippingAddress: PT_ADDRESS,
+        shippingMethodId: shop.ptShipping.id,
+        paymentMethodId: "manual_bank_transfer",
+      })
+    ).body.data;
+    const completeWith = (paymentCredential: unknown) =>
+      shop.storefront(`/v1/checkout-sessions/${session.id}/complete`, { body: { paymentCredential } });
+    const refused = await completeWith({ type: "stripe_shared_payment_token", token: "spt_test_1" });
+    expect(refused.status).toBe(422);
+    expect(refused.body.details[0].path).toBe("/body/paymentCredential");
+    for (const bad of [
+      { type: "card", token: "x" },
+      { type: "stripe_shared_payment_token", token: "a b" },
+      "spt_1",
+    ]) {
+      const answer = await completeWith(bad);
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe("VALIDATION_ERROR");
+    }
+    const read = await shop.storefront(`/v1/checkout-sessions/${session.id}`);
+    expect(read.body.data).toMatchObject({ status: "ready", order: null });
+  });
+});
+
 describe("the quoted total", () => {
   test("completing at a total that moved since the last change is a 422 that changes nothing; an update accepts the new total", async () => {
     const product = await shop.admin.post("/v1/admin/products", {

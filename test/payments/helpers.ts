@@ -110,14 +110,49 @@ export interface FakeStripe extends FakeServer {
   refundStatus: string;
   /** Secret keys Stripe answers 401 (an unknown or revoked key). */
   refusedKeys: Set<string>;
+  /** The form parameters each PaymentIntent was created with. */
+  intents: Map<string, Record<string, string>>;
+}
+
+/**
+ * A PaymentIntent confirmed with a Shared Payment Token: a token containing `declined` is a 402
+ * card error, one containing `3ds` needs the bank's page, any other succeeds at once.
+ */
+function confirmedIntent(id: string, params: Record<string, string>): { status: number; body: unknown } {
+  const token = params.shared_payment_granted_token ?? "";
+  if (token.includes("declined")) {
+    return {
+      status: 402,
+      body: {
+        error: {
+          type: "card_error",
+          code: "card_declined",
+          decline_code: "generic_decline",
+          message: "Your card was declined.",
+          payment_intent: { id, status: "requires_payment_method" },
+        },
+      },
+    };
+  }
+  const amount = Number(params.amount);
+  const base = { id, object: "payment_intent", amount, currency: params.currency, metadata: {} };
+  if (token.includes("3ds")) {
+    const next_action = {
+      type: "redirect_to_url",
+      redirect_to_url: { url: `https://hooks.stripe.test/3ds/${id}` },
+    };
+    return { status: 200, body: { ...base, status: "requires_action", next_action } };
+  }
+  return { status: 200, body: { ...base, status: "succeeded", amount_received: amount } };
 }
 
 export function fakeStripe(): FakeStripe {
   let n = 0;
-  const byKey = new Map<string, unknown>();
+  const byKey = new Map<string, { status: number; body: unknown }>();
   const sessions = new Map<string, Record<string, string>>();
   const sessionState = new Map<string, Record<string, unknown>>();
   const refusedKeys = new Set<string>();
+  const intents = new Map<string, Record<string, string>>();
   const fake = fakeServer((recorded) => {
     const key = recorded.headers.authorization?.replace(/^Bearer /, "") ?? "";
     if (refusedKeys.has(key)) {
@@ -147,7 +182,8 @@ export function fakeStripe(): FakeStripe {
       });
     }
     const idempotencyKey = recorded.headers["idempotency-key"];
-    if (idempotencyKey && byKey.has(idempotencyKey)) return Response.json(byKey.get(idempotencyKey));
+    const replayed = idempotencyKey ? byKey.get(idempotencyKey) : undefined;
+    if (replayed) return Response.json(replayed.body, { status: replayed.status });
     const params = Object.fromEntries(new URLSearchParams(recorded.body));
     let answer: unknown;
     if (recorded.method === "POST" && recorded.path === "/v1/checkout/sessions") {
@@ -159,6 +195,12 @@ export function fakeStripe(): FakeStripe {
         url: `https://checkout.stripe.test/c/pay/${id}`,
         payment_intent: null,
       };
+    } else if (recorded.method === "POST" && recorded.path === "/v1/payment_intents") {
+      const id = `pi_test_${++n}${Math.random().toString(36).slice(2, 8)}`;
+      intents.set(id, params);
+      const answered = confirmedIntent(id, params);
+      if (idempotencyKey) byKey.set(idempotencyKey, answered);
+      return Response.json(answered.body, { status: answered.status });
     } else if (recorded.method === "POST" && recorded.path === "/v1/refunds") {
       answer = {
         id: `re_test_${++n}`,
@@ -167,7 +209,7 @@ export function fakeStripe(): FakeStripe {
         amount: Number(params.amount),
       };
     } else return Response.json({ error: { message: "no such route" } }, { status: 404 });
-    if (idempotencyKey) byKey.set(idempotencyKey, answer);
+    if (idempotencyKey) byKey.set(idempotencyKey, { status: 200, body: answer });
     return Response.json(answer);
   });
   const fakeStripeRefund = Object.assign(fake, {
@@ -175,6 +217,7 @@ export function fakeStripe(): FakeStripe {
     sessionState,
     refundStatus: "succeeded",
     refusedKeys,
+    intents,
   }) as FakeStripe;
   return fakeStripeRefund;
 }

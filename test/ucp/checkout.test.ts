@@ -1,50 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformProfile, platformServer, shippingTo } from "./helpers.ts";
+import {
+  type PlatformServer,
+  platformProfile,
+  platformServer,
+  schemaValidators,
+  shippingTo,
+  ucpAnswerErrors,
+} from "./helpers.ts";
 
 // UCP's REST binding on a shop's host, driven as a platform drives it, every answer validated
 // against the published schemas (test/fixtures/ucp, the release the service speaks).
 
-const SCHEMAS = join(import.meta.dir, "../fixtures/ucp/2026-04-08/source/schemas");
 const HOST = "ucp-shop.example";
 
 let t: TestApp;
 let platforms: PlatformServer;
 let shop: Shop;
-let validate: Record<"checkout" | "profile" | "error" | "order", (body: unknown) => string[]>;
-
-/** Every schema of the release, loaded under its `$id`, and validators for what the shop answers. */
-function schemaValidators() {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const files = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : name.endsWith(".json") ? [path] : [];
-    });
-  for (const file of files(SCHEMAS)) {
-    const schema = JSON.parse(readFileSync(file, "utf8"));
-    if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-  }
-  const check = (ref: string) => (body: unknown) => {
-    const fn = ajv.getSchema(ref)!;
-    return fn(body) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-  };
-  return {
-    checkout: check("https://ucp.dev/schemas/shopping/fulfillment.json#/$defs/dev.ucp.shopping.checkout"),
-    // The profile document's own $refs climb out of its folder (`../schemas/…`), which resolves only
-    // in the source tree's layout; its `ucp` member is the business schema.
-    profile: (body: unknown) =>
-      check("https://ucp.dev/schemas/ucp.json#/$defs/business_schema")((body as { ucp: unknown }).ucp),
-    error: check("https://ucp.dev/schemas/shopping/types/error_response.json"),
-    order: check("https://ucp.dev/schemas/shopping/order.json"),
-  };
-}
+let validate: ReturnType<typeof schemaValidators>;
 
 beforeAll(async () => {
   platforms = platformServer();
@@ -76,7 +50,10 @@ async function ucp(method: string, path: string, body?: unknown, headers: Record
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, response };
+  const answer = text ? JSON.parse(text) : null;
+  // Every answer of the suite is held to the release's schemas (the profile is checked apart).
+  if (path !== "/.well-known/ucp") expect(ucpAnswerErrors(response.status, answer)).toEqual([]);
+  return { status: response.status, body: answer, response };
 }
 
 const variant = () => shop.shirt.variants[0].id as string;

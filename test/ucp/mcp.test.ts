@@ -5,7 +5,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "bun";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
+import { type PlatformServer, platformServer, shippingTo, ucpAnswerErrors } from "./helpers.ts";
 
 // UCP's MCP binding on a shop's `/mcp`, through the official SDK client: the checkout tools with
 // `meta`, `id` and `checkout`, the checkout as structured content, protocol errors as JSON-RPC errors.
@@ -47,6 +47,7 @@ async function checkout(name: string, args: Record<string, unknown>) {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent as object);
+  expect(ucpAnswerErrors(200, result.structuredContent as Record<string, any>)).toEqual([]);
   return result.structuredContent as Record<string, any>;
 }
 

@@ -9,7 +9,7 @@ import {
   putIntegration,
   STRIPE,
 } from "../payments/helpers.ts";
-import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
+import { type PlatformServer, platformServer, shippingTo, ucpAnswerErrors } from "./helpers.ts";
 
 // UCP completions through the shop's own providers (fakes over HTTP): Multibanco and MB WAY answered
 // with what the buyer does next; a card escalated to the provider's payment page until it is paid.
@@ -43,7 +43,9 @@ async function ucp(method: string, path: string, body?: unknown) {
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  const answer = (await response.json()) as Record<string, any>;
+  expect(ucpAnswerErrors(response.status, answer)).toEqual([]);
+  return { status: response.status, body: answer };
 }
 
 /** A checkout ready but for its payment: a shirt, a buyer with a phone, a PT destination and option. */
@@ -108,6 +110,52 @@ describe("UCP payments", () => {
     expect(completed.body.status).toBe("completed");
     const info = completed.body.messages.find((m: { code?: string }) => m.code === "payment_instructions");
     expect(info.content).toMatch(/^Approve the payment in the MB WAY app of .+ before .+\.$/);
+  });
+
+  test("a Stripe Shared Payment Token on the card handler: charged at once, the checkout completed and its order paid", async () => {
+    const checkout = await readyCheckout();
+    const withToken = (token: string) => ({
+      payment: {
+        instruments: [
+          {
+            id: "i1",
+            handler_id: "stripe_card",
+            type: "card",
+            selected: true,
+            credential: { type: "spt", token },
+          },
+        ],
+      },
+    });
+    const completed = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${checkout.id}/complete`,
+      withToken("spt_ucp_ok"),
+    );
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe("completed");
+    const order = await w.t.json(`/v1/admin/orders/${completed.body.order.id}`, {
+      headers: { "x-api-key": shop.org.key },
+    });
+    expect(order.body.data).toMatchObject({
+      paymentStatus: "paid",
+      payment: { provider: "stripe", status: "succeeded" },
+    });
+    expect([...w.stripe.intents.values()].at(-1)).toMatchObject({
+      shared_payment_granted_token: "spt_ucp_ok",
+    });
+
+    // Declined: the checkout is canceled with UCP's payment_failed, the order cancelled.
+    const declined = await ucp(
+      "POST",
+      `/ucp/v1/checkout-sessions/${(await readyCheckout()).id}/complete`,
+      withToken("spt_ucp_declined"),
+    );
+    expect(declined.status).toBe(200);
+    expect(declined.body.status).toBe("canceled");
+    expect(declined.body.messages).toContainEqual(
+      expect.objectContaining({ type: "error", code: "payment_failed", severity: "unrecoverable" }),
+    );
   });
 
   test("a card: the checkout requires escalation to the provider's payment page, and completes once paid", async () => {
