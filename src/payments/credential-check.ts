@@ -3,7 +3,8 @@ import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { IntegrationDecryptError } from "./crypto.ts";
 import { ProviderError } from "./http.ts";
-import { configRow, rowFields } from "./integrations.ts";
+import { configRow } from "./integration-rows.ts";
+import { rowFields } from "./integrations.ts";
 import { providerOf } from "./registry.ts";
 import type { Provider } from "./tables.ts";
 

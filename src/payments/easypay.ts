@@ -3,9 +3,10 @@ import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { iso } from "../lib/time.ts";
 import { type AttemptRow, attemptByRef, findAttempt, instructionsOf, routeOf } from "./attempts.ts";
+import type { Credentials, Fields } from "./fields.ts";
+import { pattern, UUID } from "./fields.ts";
 import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
 import { sameSecret } from "./ifthenpay.ts";
-import type { Credentials, Fields } from "./integrations.ts";
 import {
   isOpened,
   MBWAY_WINDOW_MS,
@@ -327,6 +328,29 @@ export const easypayProvider: PaymentProvider = {
   name: "easypay",
   label: "Easypay",
   methods: ["mbway", "multibanco"],
+  fields: [
+    { name: "accountId", secret: false, check: pattern(UUID, "a UUID"), env: "EASYPAY_ACCOUNT_ID" },
+    { name: "apiKey", secret: true, check: pattern(UUID, "a UUID"), env: "EASYPAY_API_KEY" },
+    {
+      name: "webhookSecret",
+      secret: true,
+      check: pattern(/^[\x20-\x7e]{16,128}$/, "16 to 128 printable characters"),
+      env: "EASYPAY_WEBHOOK_SECRET",
+    },
+    {
+      name: "environment",
+      secret: false,
+      check: (value) =>
+        value === "production" || value === "sandbox" ? null : "must be production or sandbox",
+      fallback: "production",
+    },
+  ],
+  needs: {
+    webhooks: ["accountId", "apiKey"],
+    multibanco: ["accountId", "apiKey"],
+    mbway: ["accountId", "apiKey"],
+    refunds: ["accountId", "apiKey"],
+  },
   plan: ({ method, now }) => ({
     expiresAt: method === "mbway" ? now + MBWAY_WINDOW_MS : referenceExpiry(MULTIBANCO_DAYS, now),
   }),

@@ -4,8 +4,10 @@ import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { type AttemptRow, attemptByRef2, claimRoute, instructionsOf, routeOf } from "./attempts.ts";
+import type { Credentials } from "./fields.ts";
+import { pattern } from "./fields.ts";
 import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
-import { type Credentials, configRow } from "./integrations.ts";
+import { configRow } from "./integration-rows.ts";
 import {
   type AttemptDraft,
   DAY,
@@ -269,6 +271,40 @@ export const ifthenpayProvider: PaymentProvider = {
   name: "ifthenpay",
   label: "Ifthenpay",
   methods: ["mbway", "multibanco"],
+  fields: [
+    {
+      name: "antiPhishingKey",
+      secret: true,
+      check: pattern(/^[\x21-\x7e]{1,64}$/, "1 to 64 printable characters"),
+      env: "IFTHENPAY_ANTIPHISHING_KEY",
+    },
+    {
+      name: "mbKey",
+      secret: true,
+      check: pattern(/^[A-Za-z0-9-]{3,32}$/, "3 to 32 letters, digits or dashes"),
+      env: "IFTHENPAY_MB_KEY",
+    },
+    {
+      name: "mbWayKey",
+      secret: true,
+      check: pattern(/^[A-Za-z0-9-]{3,32}$/, "3 to 32 letters, digits or dashes"),
+      env: "IFTHENPAY_MBWAY_KEY",
+    },
+    {
+      name: "multibancoExpiryDays",
+      secret: false,
+      check: (value) =>
+        Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 31
+          ? null
+          : "must be a whole number from 0 to 31",
+      fallback: 3,
+    },
+  ],
+  needs: {
+    webhooks: ["antiPhishingKey"],
+    multibanco: ["mbKey"],
+    mbway: ["mbWayKey"],
+  },
   plan,
   start: (input) => (input.attempt.method === "multibanco" ? openReference(input) : openMbWay(input)),
   // Its callback is a GET carrying the anti-phishing key.

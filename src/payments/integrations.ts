@@ -4,8 +4,10 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import { parseJsonOrNull } from "../lib/json.ts";
 import { isoOrNull } from "../lib/time.ts";
 import { decryptSecret, encryptSecret, IntegrationDecryptError, keyringOf } from "./crypto.ts";
-import { FIELDS, NEEDED, stripeMode, type Task } from "./fields.ts";
-import { type CredentialSource, PROVIDERS, type Provider } from "./tables.ts";
+import type { Credentials, Fields, Task } from "./fields.ts";
+import { type ConfigRow, configRow } from "./integration-rows.ts";
+import { allProviders, providerOf } from "./registry.ts";
+import type { CredentialSource, Provider } from "./tables.ts";
 
 // Per-tenant provider settings and which credentials apply:
 // - org `_`, or a tenant without a row for the provider: the environment set;
@@ -13,36 +15,13 @@ import { type CredentialSource, PROVIDERS, type Provider } from "./tables.ts";
 // An environment set counts only when every variable the task needs is set. A row that fails to
 // decrypt is an error (500, logged as INTEGRATION_DECRYPT_FAILED), never a reason to fall back.
 
-export type Fields = Record<string, string | number>;
-
-export interface Credentials {
-  source: CredentialSource;
-  fields: Fields;
-}
-
-interface ConfigRow {
-  provider: Provider;
-  enabled: number;
-  settings: string;
-  secrets: string;
-  created_at: number;
-  updated_at: number;
-  updated_by: string | null;
-}
-
 export const isProvider = (value: string): value is Provider =>
-  (PROVIDERS as readonly string[]).includes(value);
-
-export function configRow(tenant: TenantDb, provider: Provider): ConfigRow | null {
-  return tenant.sqlite
-    .query("SELECT * FROM integration_configs WHERE provider = ?")
-    .get(provider) as ConfigRow | null;
-}
+  allProviders().some((provider) => provider.name === value);
 
 /** The environment's values for a provider (non-secret defaults included); unset variables absent. */
 function environmentFields(ctx: AppContext, provider: Provider): Fields {
   const fields: Fields = {};
-  for (const spec of FIELDS[provider]) {
+  for (const spec of providerOf(provider).fields) {
     const value = spec.env && ctx.config.payments.credentials[spec.env];
     if (value !== undefined) fields[spec.name] = value;
     else if (spec.fallback !== undefined) fields[spec.name] = spec.fallback;
@@ -56,7 +35,7 @@ export function rowFields(ctx: AppContext, orgId: string, row: ConfigRow): Field
   const settings = parseJsonOrNull<Fields>(row.settings) ?? {};
   const secrets = parseJsonOrNull<Record<string, string>>(row.secrets) ?? {};
   const ring = keyringOf(ctx);
-  for (const spec of FIELDS[row.provider]) {
+  for (const spec of providerOf(row.provider).fields) {
     if (spec.secret) {
       const stored = secrets[spec.name];
       if (stored !== undefined)
@@ -67,7 +46,8 @@ export function rowFields(ctx: AppContext, orgId: string, row: ConfigRow): Field
   return fields;
 }
 
-const hasAll = (fields: Fields, names: string[]) => names.every((name) => fields[name] !== undefined);
+const hasAll = (fields: Fields, names: readonly string[]) =>
+  names.every((name) => fields[name] !== undefined);
 
 function notConfigured(provider: Provider, task: Task): ApiError {
   return new ApiError("PROVIDER_NOT_CONFIGURED", `No usable ${provider} credentials for ${task}`);
@@ -84,7 +64,7 @@ export function resolveCredentials(
   provider: Provider,
   task: Task,
 ): Credentials {
-  const needed = NEEDED[provider][task] ?? [];
+  const needed = providerOf(provider).needs[task] ?? [];
   const row = tenant && configRow(tenant, provider);
   if (tenant && row) {
     let fields: Fields;
@@ -114,7 +94,7 @@ export function offerableSource(
   provider: Provider,
   task: Task,
 ): CredentialSource | null {
-  const needed = NEEDED[provider][task] ?? [];
+  const needed = providerOf(provider).needs[task] ?? [];
   const row = configRow(tenant, provider);
   if (row) {
     if (!row.enabled) return null;
@@ -149,7 +129,7 @@ const last4 = (value: string) => value.slice(-4);
 /** The entry the admin routes show: secrets only as set/unset with their last four characters. */
 export function integrationEntry(ctx: AppContext, tenant: TenantDb, provider: Provider): IntegrationEntry {
   const row = configRow(tenant, provider);
-  const specs = FIELDS[provider];
+  const specs = providerOf(provider).fields;
   const base = { provider, webhookUrl: webhookUrl(ctx, provider, tenant.orgId) };
   if (row) {
     const settings = parseJsonOrNull<Fields>(row.settings) ?? {};
@@ -222,7 +202,7 @@ const invalid = (details: { path: string; message: string }[]) =>
 
 /** Refuses (400) unknown fields, rule violations and `null` for a field that is not a secret. */
 export function checkFields(provider: Provider, fields: Record<string, unknown>): void {
-  const specs = new Map(FIELDS[provider].map((spec) => [spec.name, spec]));
+  const specs = new Map(providerOf(provider).fields.map((spec) => [spec.name, spec]));
   const problems: { path: string; message: string }[] = [];
   for (const [name, value] of Object.entries(fields)) {
     const spec = specs.get(name);
@@ -252,7 +232,7 @@ export function putIntegration(
   at = Date.now(),
 ): { created: boolean } {
   checkFields(provider, input.fields);
-  const specs = new Map(FIELDS[provider].map((spec) => [spec.name, spec]));
+  const specs = new Map(providerOf(provider).fields.map((spec) => [spec.name, spec]));
 
   const row = configRow(tenant, provider);
   const ring = keyringOf(ctx);
@@ -269,25 +249,15 @@ export function putIntegration(
     } else if (given !== undefined && given !== null) settings[spec.name] = given as string | number;
   }
 
-  if (provider === "stripe") {
-    // The mode of a kept secret key is read back from its ciphertext.
-    const given = input.fields.secretKey;
-    const secretKey =
-      typeof given === "string"
-        ? given
-        : secrets.secretKey !== undefined
-          ? decryptSecret(ring, { orgId: tenant.orgId, provider, field: "secretKey" }, secrets.secretKey)
-          : undefined;
-    const publishable = settings.publishableKey as string | undefined;
-    if (secretKey && publishable && stripeMode(secretKey) !== stripeMode(publishable)) {
-      throw invalid([
-        {
-          path: "/body/fields/publishableKey",
-          message: "is not of the same mode (test or live) as secretKey",
-        },
-      ]);
-    }
-  }
+  // The provider's rule across fields, on the values as they will be kept (a kept secret decrypted).
+  const kept = (field: string) =>
+    typeof input.fields[field] === "string"
+      ? (input.fields[field] as string)
+      : secrets[field] !== undefined
+        ? decryptSecret(ring, { orgId: tenant.orgId, provider, field }, secrets[field])
+        : settings[field];
+  const broken = providerOf(provider).checkSettings?.(kept);
+  if (broken) throw invalid([{ path: `/body/fields/${broken.field}`, message: broken.message }]);
 
   const enabled = input.enabled ?? (row ? row.enabled === 1 : true);
   tenant.sqlite

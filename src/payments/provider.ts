@@ -5,8 +5,7 @@ import type { TenantDb } from "../db/tenant-pool.ts";
 import type { DelegatedCredential } from "../orders/checkout-payments.ts";
 import type { OrderRow } from "../orders/view.ts";
 import type { AttemptRow } from "./attempts.ts";
-import type { Task } from "./fields.ts";
-import type { Credentials, Fields } from "./integrations.ts";
+import type { Credentials, FieldSpec, Fields, Task } from "./fields.ts";
 import type { Notification, PaymentOutcome } from "./reconcile.ts";
 import type { AttemptInstructions, CredentialSource, Provider, RefundStatus } from "./tables.ts";
 
@@ -24,6 +23,17 @@ export interface PaymentProvider {
   label: string;
   /** The methods it takes; two providers taking one method: see `paymentMethods` (checkout.ts). */
   methods: readonly MethodType[];
+  /** Its settings (a store's own, or the environment's): which are secret, their rules. */
+  fields: readonly FieldSpec[];
+  /** The fields each task needs; a task it has no entry for needs none. */
+  needs: Partial<Record<Task, readonly string[]>>;
+  /**
+   * A rule across fields, checked before a store's settings are saved (`value` reads each as it
+   * will be kept, secrets decrypted when asked): the field it names and why, or null.
+   */
+  checkSettings?(
+    value: (field: string) => string | number | undefined,
+  ): { field: string; message: string } | null;
   /** What a new attempt starts with, decided in place-order's transaction (no network call). */
   plan(draft: AttemptDraft): AttemptPlan;
   /** Opens the payment at the provider, after the commit; throws ProviderError. */

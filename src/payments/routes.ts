@@ -27,9 +27,10 @@ import {
 } from "./integrations.ts";
 import type { Delivery } from "./provider.ts";
 import { reconcileInTransaction } from "./reconcile.ts";
+import { allProviders } from "./registry.ts";
 import { nowOf } from "./state.ts";
 import { retrieveCheckoutSession } from "./stripe.ts";
-import { PROVIDERS, type Provider } from "./tables.ts";
+import type { Provider } from "./tables.ts";
 import {
   settle,
   tenantOfVerified,
@@ -93,14 +94,16 @@ const listIntegrationsOp = defineOperation({
   path: "/v1/admin/integrations",
   operationId: "adminListIntegrations",
   summary: "Payment provider settings, one entry per provider",
-  description: `Every provider (${PROVIDERS.join(", ")}), configured or not. Secrets show only whether they are set and their last four characters.`,
+  description: `Every provider (${allProviders()
+    .map((p) => p.name)
+    .join(", ")}), configured or not. Secrets show only whether they are set and their last four characters.`,
   tag: ADMIN_TAG,
   access: "admin",
   agent: false,
   response: Type.Array(Integration),
   handler: ({ ctx, tenant, caller }) => {
     requireManagingCaller(ctx.platform, caller);
-    return PROVIDERS.map((provider) => integrationEntry(ctx, tenant, provider));
+    return allProviders().map((provider) => integrationEntry(ctx, tenant, provider.name));
   },
 });
 

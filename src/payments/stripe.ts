@@ -4,8 +4,9 @@ import { checkJsonDepth } from "../core/body.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { formatAmount } from "../orders/service.ts";
 import { type AttemptRow, attemptByRef, attemptByRef2, findAttempt, routeOf } from "./attempts.ts";
+import type { Credentials } from "./fields.ts";
+import { pattern } from "./fields.ts";
 import { type ProviderEndpoint, ProviderError, providerFetch } from "./http.ts";
-import type { Credentials } from "./integrations.ts";
 import {
   malformed,
   noRoute,
@@ -492,10 +493,47 @@ function receiveStripe(ctx: AppContext, org: string, creds: Credentials, body: U
   };
 }
 
+/** Stripe keys carry their mode: `sk_test_…` and `pk_live_…` never go together. */
+export const stripeMode = (key: string): "test" | "live" | null =>
+  /^(?:sk|rk|pk)_(test|live)_/.exec(key)?.[1] as "test" | "live" | null;
+
 export const stripeProvider: PaymentProvider = {
   name: "stripe",
   label: "Stripe",
   methods: ["card"],
+  fields: [
+    {
+      name: "secretKey",
+      secret: true,
+      check: pattern(/^(sk|rk)_(test|live)_\w+$/, "a Stripe secret or restricted key (sk_… or rk_…)"),
+      env: "STRIPE_SECRET_KEY",
+    },
+    {
+      name: "publishableKey",
+      secret: false,
+      check: pattern(/^pk_(test|live)_\w+$/, "a Stripe publishable key (pk_…)"),
+      env: "STRIPE_PUBLISHABLE_KEY",
+    },
+    {
+      name: "webhookSecret",
+      secret: true,
+      check: pattern(/^whsec_[A-Za-z0-9+/=]+$/, "a Stripe webhook signing secret (whsec_…)"),
+      env: "STRIPE_WEBHOOK_SECRET",
+    },
+  ],
+  needs: {
+    webhooks: ["webhookSecret"],
+    card: ["secretKey", "publishableKey"],
+    refunds: ["secretKey"],
+  },
+  checkSettings(value) {
+    const secretKey = value("secretKey");
+    const publishable = value("publishableKey");
+    if (typeof secretKey !== "string" || typeof publishable !== "string") return null;
+    return stripeMode(secretKey) === stripeMode(publishable)
+      ? null
+      : { field: "publishableKey", message: "is not of the same mode (test or live) as secretKey" };
+  },
   plan: ({ now }) => ({ expiresAt: now + STRIPE_SESSION_MS }),
   start: (input) => (input.credential ? chargeSharedToken(input) : openCheckoutSession(input)),
   refund: refundAtStripe,

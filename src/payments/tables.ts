@@ -4,12 +4,12 @@ import { orders } from "../orders/tables.ts";
 
 // Tenant file. Times are epoch milliseconds, money integer minor units.
 
-export const PROVIDERS = ["stripe", "ifthenpay", "easypay"] as const;
-export type Provider = (typeof PROVIDERS)[number];
+/** A registered payment provider's name (`stripe`, `ifthenpay`, `easypay`: src/payments/registry.ts). */
+export type Provider = string;
 
 /** One row per configured provider (the file is the tenant). Secret fields hold only ciphertexts. */
 export const integrationConfigs = sqliteTable("integration_configs", {
-  provider: text("provider", { enum: PROVIDERS }).primaryKey(),
+  provider: text("provider").primaryKey(),
   /** False only stops offering the provider's methods; notifications are still verified and applied. */
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   /** Non-secret fields, as given. */
@@ -53,7 +53,7 @@ export const paymentAttempts = sqliteTable(
     orderId: text("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: PROVIDERS }).notNull(),
+    provider: text("provider").notNull(),
     /** `card`, `mbway`, `multibanco`. */
     method: text("method").notNull(),
     status: text("status", { enum: ATTEMPT_STATUSES }).notNull(),
@@ -90,7 +90,7 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 export const paymentEvents = sqliteTable(
   "payment_events",
   {
-    provider: text("provider", { enum: PROVIDERS }).notNull(),
+    provider: text("provider").notNull(),
     eventId: text("event_id").notNull(),
     kind: text("kind").notNull(),
     attemptId: text("attempt_id"),

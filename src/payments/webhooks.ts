@@ -4,8 +4,9 @@ import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetail, notFound } fr
 import { named } from "../core/schemas.ts";
 import { organizationExists } from "../db/platform.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
+import type { Credentials } from "./fields.ts";
 import { sameSecret } from "./ifthenpay.ts";
-import { type Credentials, isProvider, resolveCredentials } from "./integrations.ts";
+import { isProvider, resolveCredentials } from "./integrations.ts";
 import { type Delivery, malformed, type Received, upstream } from "./provider.ts";
 import { reconcileInTransaction } from "./reconcile.ts";
 import { providerOf } from "./registry.ts";

@@ -47,11 +47,12 @@ describe("agent JWTs on /v1", () => {
     expect(res.status).toBe(200);
   });
 
-  test("14. exp − iat > 60, iat 31 s ahead, alg ≠ EdDSA, wrong typ, another surface's aud, an aud built from a spoofed Host → 401 with WWW-Authenticate: AgentAuth, never 500", async () => {
+  test("14. exp − iat > 60, iat over 30 s ahead, alg ≠ EdDSA, wrong typ, another surface's aud, an aud built from a spoofed Host → 401 with WWW-Authenticate: AgentAuth, never 500", async () => {
     const cases: [string, Promise<string>, Record<string, string>?][] = [
       ["expired", agent.jwt(BASE, {}, { iat: now() - 200, exp: now() - 140 })],
       ["exp − iat > 60", agent.jwt(BASE, {}, { iat: now(), exp: now() + 61 })],
-      ["iat 31 s ahead", agent.jwt(BASE, {}, { iat: now() + 31, exp: now() + 61 })],
+      // 32: whole seconds, and the tokens are made before the requests, so 31 could land within 30 s.
+      ["iat 32 s ahead", agent.jwt(BASE, {}, { iat: now() + 32, exp: now() + 62 })],
       ["issuer audience", agent.jwt(ISSUER)],
       ["execute audience", agent.jwt(LOCATION)],
       ["two audiences", agent.jwt([BASE, ISSUER])],
