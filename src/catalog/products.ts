@@ -365,6 +365,16 @@ export function getProduct(tenant: TenantDb, idOrSlug: string, activeOnly: boole
   return assemble(tenant, [row], getStore(tenant))[0]!;
 }
 
+/** The variant an id or SKU names, with its product's id (any status: reading it says whether it is sold), or null. */
+export function variantByIdOrSku(
+  tenant: TenantDb,
+  idOrSku: string,
+): { variantId: string; productId: string } | null {
+  return tenant.sqlite
+    .query("SELECT id AS variantId, product_id AS productId FROM variants WHERE id = ?1 OR sku = ?1 LIMIT 1")
+    .get(idOrSku) as { variantId: string; productId: string } | null;
+}
+
 // ---------------------------------------------------------------- writes
 
 const invalid = (message: string, details: ErrorDetail[]) =>

@@ -1,14 +1,21 @@
+import type { AppContext } from "../app-context.ts";
+import { findOrganization, listDomains } from "../auth/service.ts";
 import { getStore } from "../catalog/store-settings.ts";
 import { checkJsonDepth, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
+import type { EventType } from "../core/events.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
+import { type Job, RetryAt } from "../core/outbox.ts";
+import type { TenantDb } from "../db/tenant-pool.ts";
 import { orderLinkToken, orderPageLink } from "../orders/link-token.ts";
+import { nextAttemptDelay } from "../webhooks/schedule.ts";
 import type { SessionView } from "./sessions.ts";
 
 // What the agentic-commerce protocol adapters (UCP, ACP) share: running a checkout session
 // operation as the platform (the same executor, validation, transaction and idempotency as /v1),
-// how a shop names its orders to a platform, and the facts about a session both translate.
+// how a shop names its orders to a platform, the facts about a session both translate, and which
+// order events of their sessions' orders their platforms' webhooks are sent for.
 
 type Json = Record<string, unknown>;
 
@@ -59,13 +66,29 @@ export class SessionRunner {
     input: Json,
     idempotencyKey?: string,
   ): Promise<{ data: SessionView & Json; replayed: boolean }> {
+    const { envelope, replayed } = await this.answer(call, operationId, input, idempotencyKey);
+    return { data: envelope.data as SessionView & Json, replayed };
+  }
+
+  /** Any operation of the service run as the platform: its answer's envelope (`data`, and `meta` for lists). */
+  async answer(
+    call: AdapterCall,
+    operationId: string,
+    input: Json,
+    idempotencyKey?: string,
+  ): Promise<{ envelope: { data: unknown; meta?: Json }; replayed: boolean }> {
     const op = this.service.operations.find((o) => o.operationId === operationId)!;
     const outcome = await this.service.executor.execute(op, { caller: call.caller }, input, {
       requestId: call.requestId,
       client: call.client,
       idempotencyKey,
     });
-    return { data: JSON.parse(outcome.body!).data, replayed: outcome.replayed };
+    return { envelope: JSON.parse(outcome.body!), replayed: outcome.replayed };
+  }
+
+  /** Reads the call's shop directly (what no operation answers, such as a variant by its SKU). */
+  read<T>(call: AdapterCall, fn: (tenant: TenantDb) => T): Promise<T> {
+    return this.service.ctx.tenants.with(call.caller.orgId, fn);
   }
 
   /** How the call's shop names things: its host, its language, its order links. */
@@ -78,14 +101,7 @@ export class SessionRunner {
     } finally {
       this.service.ctx.tenants.release(tenant);
     }
-    return {
-      host: call.host,
-      locale: store.defaultLocale,
-      // The storefront's order page, else the order on the API; both open with the order's link token.
-      orderUrl: (id) =>
-        orderPageLink(this.service.ctx, orgId, store.orderPageUrl, id) ??
-        `${call.origin}/v1/orders/${id}?token=${orderLinkToken(this.service.ctx, orgId, id)}`,
-    };
+    return shopNamed(this.service.ctx, orgId, store, call.host, call.origin);
   }
 }
 
@@ -160,3 +176,80 @@ export const orderCancelled = (session: SessionView): boolean => session.order?.
 /** Completing charged a delegated card, and the card was declined. */
 export const paymentDeclined = (session: SessionView): boolean =>
   orderCancelled(session) && session.order?.payment?.status === "failed";
+
+/** A shop's view on `host` (links back to it on `origin`), in its store's language. */
+function shopNamed(
+  ctx: AppContext,
+  orgId: string,
+  store: ReturnType<typeof getStore>,
+  host: string,
+  origin: string,
+): ShopView {
+  return {
+    host,
+    locale: store.defaultLocale,
+    // The storefront's order page, else the order on the API; both open with the order's link token.
+    orderUrl: (id) =>
+      orderPageLink(ctx, orgId, store.orderPageUrl, id) ??
+      `${origin}/v1/orders/${id}?token=${orderLinkToken(ctx, orgId, id)}`,
+  };
+}
+
+// ---------------------------------------------------------------- order webhooks
+
+/** The order events a platform is told of: the order placed (created), then each change (updated). */
+const ORDER_EVENTS: Partial<Record<EventType, "created" | "updated">> = {
+  "order.placed": "created",
+  "order.paid": "updated",
+  "order.payment_failed": "updated",
+  "order.cancelled": "updated",
+  "order.fulfilled": "updated",
+  "order.refunded": "updated",
+};
+
+/** An order event of an order a protocol's session placed: which, the session and when it happened. */
+export interface OrderEventOfSession {
+  kind: "created" | "updated";
+  orderId: string;
+  sessionId: string;
+  /** The session's owner, `<protocol>:<platform>`. */
+  caller: string;
+  /** Epoch milliseconds. */
+  occurredAt: number;
+}
+
+/** In the recording transaction: the session of `protocol` that placed the order `event` is about, if any. */
+export function orderEventSession(
+  tenant: TenantDb,
+  event: { id: string; type: EventType },
+  protocol: "ucp" | "acp",
+): OrderEventOfSession | null {
+  const kind = ORDER_EVENTS[event.type];
+  if (!kind) return null;
+  const found = tenant.sqlite
+    .query(
+      `SELECT s.id AS sessionId, s.caller AS caller, c.order_id AS orderId, e.created_at AS occurredAt
+         FROM events e JOIN carts c ON c.order_id = json_extract(e.data, '$.id')
+         JOIN checkout_sessions s ON s.cart_id = c.id
+        WHERE e.id = ? AND s.protocol = ?`,
+    )
+    .get(event.id, protocol) as Omit<OrderEventOfSession, "kind"> | null;
+  return found && { kind, ...found };
+}
+
+/**
+ * How a shop names things with no request to take a host from (an order webhook): its first
+ * verified domain (else its platform subdomain), over https.
+ */
+export function webhookShop(ctx: AppContext, tenant: TenantDb): ShopView {
+  const orgId = tenant.orgId;
+  const domain = listDomains(ctx.platform, orgId).find((d) => d.verified)?.host;
+  const host = domain ?? `${findOrganization(ctx.platform, orgId)?.slug}.${ctx.config.platformDomain}`;
+  return shopNamed(ctx, orgId, getStore(tenant), host, `https://${host}`);
+}
+
+/** A delivery that failed is attempted again on the webhooks' schedule (until its last attempt). */
+export function retryOnSchedule(job: Job, error: string): void {
+  const delay = nextAttemptDelay(job.attempt);
+  if (delay !== null) throw new RetryAt(delay, error);
+}

@@ -3,6 +3,7 @@ import { problemOf, type SessionView } from "../checkout/sessions.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Service } from "../core/module.ts";
 import type { Caller, ClientInfo } from "../core/operation.ts";
+import { UcpCatalog } from "./catalog.ts";
 import { type Json, UcpError } from "./errors.ts";
 import { platformProfiles } from "./profiles.ts";
 import { checkoutOf, orderOf, paymentCredentialOf, sessionInputOf, UCP_VERSION } from "./wire.ts";
@@ -111,18 +112,24 @@ async function completeCall(
   }
 }
 
-/** The five checkout operations, by their UCP (and MCP tool) names. */
+/**
+ * UCP's operations on a shop, by their UCP (and MCP tool) names: the checkout's (and its order) and
+ * the catalog's. `body`: what the MCP binding calls the request's argument (`checkout`, `catalog`).
+ */
 export const UCP_OPERATIONS = {
-  create_checkout: { status: 201, needsKey: true, needsId: false },
-  get_checkout: { status: 200, needsKey: false, needsId: true },
-  update_checkout: { status: 200, needsKey: true, needsId: true },
-  complete_checkout: { status: 200, needsKey: true, needsId: true },
-  cancel_checkout: { status: 200, needsKey: true, needsId: true },
-  get_order: { status: 200, needsKey: false, needsId: true },
+  create_checkout: { status: 201, needsKey: true, needsId: false, body: "checkout" },
+  get_checkout: { status: 200, needsKey: false, needsId: true, body: null },
+  update_checkout: { status: 200, needsKey: true, needsId: true, body: "checkout" },
+  complete_checkout: { status: 200, needsKey: true, needsId: true, body: "checkout" },
+  cancel_checkout: { status: 200, needsKey: true, needsId: true, body: null },
+  get_order: { status: 200, needsKey: false, needsId: true, body: null },
+  search_catalog: { status: 200, needsKey: false, needsId: false, body: "catalog" },
+  lookup_catalog: { status: 200, needsKey: false, needsId: false, body: "catalog" },
+  get_product: { status: 200, needsKey: false, needsId: false, body: "catalog" },
 } as const;
 export type UcpOperationName = keyof typeof UCP_OPERATIONS;
 
-/** Runs one operation's session work. */
+/** Runs one checkout operation's session work. */
 function sessionWork(
   shop: SessionRunner,
   call: AdapterCall,
@@ -134,8 +141,6 @@ function sessionWork(
   switch (name) {
     case "create_checkout":
       return shop.run(call, "openCheckoutSession", sessionInputOf(body) as Json, key);
-    case "get_checkout":
-      return shop.run(call, "getCheckoutSession", { id });
     case "update_checkout":
       return shop.run(call, "updateCheckoutSession", { id, ...(sessionInputOf(body) as Json) }, key);
     case "complete_checkout":
@@ -144,7 +149,24 @@ function sessionWork(
       return shop.run(call, "cancelCheckoutSession", { id }, key);
     case "get_order":
       return shop.run(call, "getCheckoutSessionOfOrder", { orderId: id });
+    default:
+      return shop.run(call, "getCheckoutSession", { id });
   }
+}
+
+/** The answer's body: a catalog operation's own, or the session as UCP's checkout or order (null: not found). */
+async function bodyOf(
+  shop: SessionRunner,
+  call: AdapterCall,
+  name: UcpOperationName,
+  input: { id?: string; body: Json; key?: string },
+): Promise<Json | null> {
+  const catalog = new UcpCatalog(shop);
+  if (name === "search_catalog") return catalog.search(call, input.body);
+  if (name === "lookup_catalog") return catalog.lookup(call, input.body);
+  if (name === "get_product") return catalog.detail(call, input.body);
+  const session = await sessionWork(shop, call, name, input.id ?? "", input.body, input.key ?? "");
+  return (name === "get_order" ? orderOf : checkoutOf)(session, shop.shopOf(call));
 }
 
 /** A 200 that says the resource is not there (UCP's `error_response`). */
@@ -168,11 +190,8 @@ export async function answerOf(
     if (spec.needsKey && !input.key) {
       throw new UcpError(400, "invalid_request", "An idempotency key is required on this operation");
     }
-    const session = await sessionWork(shop, call, name, input.id ?? "", input.body, input.key ?? "");
-    return {
-      status: spec.status,
-      body: (name === "get_order" ? orderOf : checkoutOf)(session, shop.shopOf(call)),
-    };
+    const body = await bodyOf(shop, call, name, input);
+    return body ? { status: spec.status, body } : notFound(`No product or variant ${String(input.body.id)}`);
   } catch (error) {
     if (error instanceof ApiError && error.code === "NOT_FOUND") return notFound(error.message);
     return refusalAnswer(error);

@@ -42,6 +42,9 @@ const TITLES: Record<UcpOperationName, string> = {
   complete_checkout: "Complete a UCP checkout: place its order with the payment instrument",
   cancel_checkout: "Cancel a UCP checkout",
   get_order: "Get the order a UCP checkout placed",
+  search_catalog: "Search the shop's catalog (UCP)",
+  lookup_catalog: "Look up products or variants by id, handle or SKU (UCP)",
+  get_product: "Get one product's detail, with option selection (UCP)",
 };
 
 function definitionOf(name: UcpOperationName): ToolDefinition {
@@ -55,19 +58,23 @@ function definitionOf(name: UcpOperationName): ToolDefinition {
     };
     required.push("id");
   }
-  if (name === "create_checkout" || name === "update_checkout" || name === "complete_checkout") {
-    properties.checkout = { type: "object", description: "The UCP checkout request (without `id`)" };
-    required.push("checkout");
+  if (spec.body) {
+    properties[spec.body] = {
+      type: "object",
+      description:
+        spec.body === "checkout" ? "The UCP checkout request (without `id`)" : "The UCP catalog request",
+    };
+    required.push(spec.body);
   }
   return {
     name,
     title: TITLES[name],
-    description: `${TITLES[name]} (Universal Commerce Protocol 2026-04-08, the shop's checkout as UCP shapes it).`,
+    description: `${TITLES[name]} (Universal Commerce Protocol 2026-04-08, the shop's ${spec.body === "catalog" ? "catalog" : "checkout"} as UCP shapes it).`,
     inputSchema: { type: "object", properties, required, additionalProperties: false },
     annotations: {
-      readOnlyHint: name === "get_checkout" || name === "get_order",
+      readOnlyHint: !spec.needsKey,
       destructiveHint: name === "cancel_checkout",
-      idempotentHint: name === "get_checkout" || name === "get_order",
+      idempotentHint: !spec.needsKey,
     },
   };
 }
@@ -78,38 +85,41 @@ function definitionOf(name: UcpOperationName): ToolDefinition {
  */
 const forShopCallers = (caller: Caller) => caller.type === "host";
 
-/** UCP's checkout tools for a shop's `/mcp` (wired beside the operations' tools in src/modules.ts). */
+/** UCP's checkout and catalog tools for a shop's `/mcp` (wired beside the operations' tools in src/modules.ts). */
 export function ucpMcpTools(service: Service): ProtocolTool[] {
   const shop = new SessionRunner(service);
-  return (Object.keys(UCP_OPERATIONS) as UcpOperationName[]).map((name) => ({
-    definition: definitionOf(name),
-    visibleTo: forShopCallers,
-    async call(args, context) {
-      const meta = obj(args.meta);
-      let answer: Awaited<ReturnType<typeof answerOf>>;
-      try {
-        const profile = checkedProfile(obj(meta["ucp-agent"]).profile as string | undefined);
-        const call = await callOf(service, context.request, context.caller, profile, context);
-        const key = typeof meta["idempotency-key"] === "string" ? meta["idempotency-key"] : undefined;
-        answer = await answerOf(shop, call, name, {
-          id: args.id as string | undefined,
-          body: obj(args.checkout),
-          key,
-        });
-      } catch (error) {
-        answer = refusalAnswer(error);
-      }
-      if (answer.error) {
-        const { code, content } = answer.body as { code: string; content: string };
-        const rpc = code === "invalid_profile_url" ? DISCOVERY_ERROR : PROTOCOL_ERROR;
-        return { error: { code: rpc, message: content, data: { code, content, status: answer.status } } };
-      }
-      return {
-        result: {
-          content: [{ type: "text", text: JSON.stringify(answer.body) }],
-          structuredContent: answer.body,
-        },
-      };
-    },
-  }));
+  return (Object.keys(UCP_OPERATIONS) as UcpOperationName[]).map((name) => {
+    const spec = UCP_OPERATIONS[name];
+    return {
+      definition: definitionOf(name),
+      visibleTo: forShopCallers,
+      async call(args, context) {
+        const meta = obj(args.meta);
+        let answer: Awaited<ReturnType<typeof answerOf>>;
+        try {
+          const profile = checkedProfile(obj(meta["ucp-agent"]).profile as string | undefined);
+          const call = await callOf(service, context.request, context.caller, profile, context);
+          const key = typeof meta["idempotency-key"] === "string" ? meta["idempotency-key"] : undefined;
+          answer = await answerOf(shop, call, name, {
+            id: args.id as string | undefined,
+            body: spec.body ? obj(args[spec.body]) : {},
+            key,
+          });
+        } catch (error) {
+          answer = refusalAnswer(error);
+        }
+        if (answer.error) {
+          const { code, content } = answer.body as { code: string; content: string };
+          const rpc = code === "invalid_profile_url" ? DISCOVERY_ERROR : PROTOCOL_ERROR;
+          return { error: { code: rpc, message: content, data: { code, content, status: answer.status } } };
+        }
+        return {
+          result: {
+            content: [{ type: "text", text: JSON.stringify(answer.body) }],
+            structuredContent: answer.body,
+          },
+        };
+      },
+    };
+  });
 }

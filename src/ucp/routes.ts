@@ -5,6 +5,7 @@ import type { RawRoute, Service } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
 import { jsonResponse } from "../core/respond.ts";
 import type { CheckoutPayments } from "../orders/checkout-payments.ts";
+import { CATALOG_LOOKUP, CATALOG_SEARCH } from "./catalog.ts";
 import {
   answerOf,
   callOf,
@@ -14,6 +15,7 @@ import {
   type UcpOperationName,
 } from "./checkout.ts";
 import type { Json } from "./errors.ts";
+import { shopSigningKeys } from "./signing.ts";
 import { CHECKOUT, FULFILLMENT, ORDER, paymentHandlers, UCP_VERSION } from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
@@ -65,6 +67,9 @@ export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRout
     route("POST", "/checkout-sessions/:id/complete", "complete_checkout"),
     route("POST", "/checkout-sessions/:id/cancel", "cancel_checkout"),
     route("GET", "/orders/:id", "get_order"),
+    route("POST", "/catalog/search", "search_catalog"),
+    route("POST", "/catalog/lookup", "lookup_catalog"),
+    route("POST", "/catalog/product", "get_product"),
   ];
 }
 
@@ -104,9 +109,12 @@ async function profileResponse(
         [CHECKOUT]: [{ version: UCP_VERSION }],
         [FULFILLMENT]: [{ version: UCP_VERSION, extends: CHECKOUT }],
         [ORDER]: [{ version: UCP_VERSION }],
+        [CATALOG_SEARCH]: [{ version: UCP_VERSION }],
+        [CATALOG_LOOKUP]: [{ version: UCP_VERSION }],
       },
       payment_handlers: paymentHandlers({ paymentMethods }, new URL(`http://${hostOf(request)}`).hostname),
     },
+    signing_keys: await shopSigningKeys(service.ctx, caller.orgId),
   };
   return jsonResponse(200, profile, { "cache-control": "public, max-age=300" });
 }

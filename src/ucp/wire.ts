@@ -348,8 +348,13 @@ function orderTotals(order: Order, pricesIncludeTax: boolean): Json[] {
   ];
 }
 
+/** What an order is translated from: the session that placed it, its order, and how its prices count tax. */
+export type OrderSession = Pick<SessionView, "id" | "order"> & {
+  cart: Pick<SessionView["cart"], "pricesIncludeTax">;
+};
+
 /** The order a completed session placed, as UCP's order (its lines, shipping, fulfilments and refunds). */
-export function orderOf(session: SessionView, shop: ShopView): Json {
+export function orderOf(session: OrderSession, shop: ShopView): Json {
   const order = session.order!;
   const destination = postalAddress(order.shippingAddress as Address | null);
   return {

@@ -85,8 +85,8 @@ describe("idempotency records at rest", () => {
     before.close();
 
     // Put the file back as the schema before that migration left it: the records with their
-    // created_at index, that migration and the ones after it (checkout sessions, ACP platforms) not
-    // yet applied.
+    // created_at index, that migration and the ones after it (checkout sessions, ACP platforms, UCP
+    // signing keys) not yet applied.
     const sqlite = new Database(tenantFile(orgId));
     const { entries } = migrations.journal;
     const previous = entries.findIndex((e) => e.tag === "0014_idempotency_without_created_index");
@@ -94,6 +94,7 @@ describe("idempotency records at rest", () => {
       sqlite.run("CREATE INDEX idempotency_created_idx ON idempotency_records (created_at)");
       sqlite.run("DROP TABLE checkout_sessions");
       sqlite.run("DROP TABLE acp_platforms");
+      sqlite.run("DROP TABLE ucp_signing_keys");
       sqlite.query("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(entries[previous]!.when);
       sqlite.run(`PRAGMA user_version = ${previous}`);
     })();

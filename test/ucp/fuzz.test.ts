@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
-import { type PlatformServer, platformServer, shippingTo } from "./helpers.ts";
+import { type PlatformServer, platformServer, readyCheckoutBody } from "./helpers.ts";
 
 // UCP bodies mangled at random (fixed seed): every answer is a 2xx or a 4xx with UCP's error body,
 // never a server error.
@@ -72,14 +72,7 @@ function mangle(value: unknown, next: () => number): unknown {
 test("300 mangled create, update and complete bodies: no server error, every refusal in UCP's shape", async () => {
   const next = random(20261127);
   const valid = () => ({
-    line_items: [{ item: { id: shop.shirt.variants[0].id }, quantity: 1 }],
-    buyer: {
-      email: "ana@example.com",
-      first_name: "Ana",
-      last_name: "Silva",
-      phone_number: "+351 912 345 678",
-    },
-    fulfillment: shippingTo(shop.ptShipping.id),
+    ...readyCheckoutBody(shop.shirt.variants[0].id, shop.ptShipping.id),
     payment: {
       instruments: [{ id: "i", handler_id: "manual_bank_transfer", type: "offline", selected: true }],
     },

@@ -8,12 +8,20 @@ import { PT_ADDRESS } from "../helpers/shop.ts";
 // Platforms as a shop meets them: a local web server serving UCP platform profiles, which the shop
 // fetches from the `UCP-Agent` header (the test apps allow http to loopback, as development does).
 
-/** A platform profile offering checkout at `version`. */
-export const platformProfile = (version = "2026-04-08") => ({
+/**
+ * A platform profile offering checkout at `version`; with `orderWebhookUrl`, the order capability too,
+ * configured with the URL its order webhooks go to.
+ */
+export const platformProfile = (version = "2026-04-08", options: { orderWebhookUrl?: string } = {}) => ({
   ucp: {
     version,
     services: {},
-    capabilities: { "dev.ucp.shopping.checkout": [{ version }] },
+    capabilities: {
+      "dev.ucp.shopping.checkout": [{ version }],
+      ...(options.orderWebhookUrl
+        ? { "dev.ucp.shopping.order": [{ version, config: { webhook_url: options.orderWebhookUrl } }] }
+        : {}),
+    },
     payment_handlers: {},
   },
 });
@@ -30,9 +38,13 @@ export interface PlatformServer {
   stop(): Promise<void>;
 }
 
-export function platformServer(): PlatformServer {
+/** `webhooks`: platforms (by name) whose profile takes order webhooks, and the URL each takes them at. */
+export function platformServer(options: { webhooks?: Record<string, string> } = {}): PlatformServer {
   const hits: string[] = [];
   const answers: Record<string, unknown> = {};
+  for (const [name, orderWebhookUrl] of Object.entries(options.webhooks ?? {})) {
+    answers[`/${name}/.well-known/ucp`] = platformProfile(undefined, { orderWebhookUrl });
+  }
   const server: Server<unknown> = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -66,6 +78,18 @@ export const PT_DESTINATION = {
   address_country: PT_ADDRESS.country,
 };
 
+/** A create body of a checkout ready but for its payment: one unit of `variantId`, a buyer with a phone, shipping by `optionId`. */
+export const readyCheckoutBody = (variantId: string, optionId: string) => ({
+  line_items: [{ item: { id: variantId }, quantity: 1 }],
+  buyer: {
+    email: "ana@example.com",
+    first_name: "Ana",
+    last_name: "Silva",
+    phone_number: "+351 912 345 678",
+  },
+  fulfillment: shippingTo(optionId),
+});
+
 /** UCP's fulfillment extension choosing shipping to `destination` with the option (a shipping method id). */
 export const shippingTo = (optionId: string, destination = PT_DESTINATION) => ({
   methods: [
@@ -79,6 +103,10 @@ export const shippingTo = (optionId: string, destination = PT_DESTINATION) => ({
 });
 
 const SCHEMAS = join(import.meta.dir, "../fixtures/ucp/2026-04-08/source/schemas");
+const PROFILE_SCHEMA = join(
+  import.meta.dir,
+  "../fixtures/ucp/2026-04-08/source/discovery/profile_schema.json",
+);
 
 /** Every schema of the release, loaded under its `$id`, and validators for what the shop answers. */
 export function schemaValidators() {
@@ -97,14 +125,31 @@ export function schemaValidators() {
     const fn = ajv.getSchema(ref)!;
     return fn(body) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   };
+  const signingKey = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA, "utf8")).$defs.signing_key);
+  const signingKeyErrors = (keys: unknown) =>
+    keys === undefined
+      ? []
+      : Array.isArray(keys)
+        ? keys.flatMap((key, i) =>
+            signingKey(key)
+              ? []
+              : (signingKey.errors ?? []).map((e) => `/signing_keys/${i}${e.instancePath} ${e.message}`),
+          )
+        : ["/signing_keys must be array"];
   return {
     checkout: check("https://ucp.dev/schemas/shopping/fulfillment.json#/$defs/dev.ucp.shopping.checkout"),
     // The profile document's own $refs climb out of its folder (`../schemas/…`), which resolves only
-    // in the source tree's layout; its `ucp` member is the business schema.
-    profile: (body: unknown) =>
-      check("https://ucp.dev/schemas/ucp.json#/$defs/business_schema")((body as { ucp: unknown }).ucp),
+    // in the source tree's layout; its `ucp` member is the business schema, and each of its
+    // `signing_keys` the profile's own `signing_key`.
+    profile: (body: unknown) => [
+      ...check("https://ucp.dev/schemas/ucp.json#/$defs/business_schema")((body as { ucp: unknown }).ucp),
+      ...signingKeyErrors((body as { signing_keys?: unknown }).signing_keys),
+    ],
     error: check("https://ucp.dev/schemas/shopping/types/error_response.json"),
     order: check("https://ucp.dev/schemas/shopping/order.json"),
+    search: check("https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response"),
+    lookup: check("https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response"),
+    product: check("https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response"),
   };
 }
 
@@ -124,5 +169,10 @@ export function ucpAnswerErrors(status: number, body: Record<string, any> | null
       : [`not {code, content}: ${JSON.stringify(body)}`];
   }
   if (body.ucp?.status === "error") return validators.error(body);
+  // A catalog answer names its capability; a lookup's variants say which inputs they answer.
+  const capabilities = Object.keys(body.ucp?.capabilities ?? {});
+  if (capabilities.includes("dev.ucp.shopping.catalog.search")) return validators.search(body);
+  if (capabilities.includes("dev.ucp.shopping.catalog.lookup"))
+    return body.product ? validators.product(body) : validators.lookup(body);
   return body.checkout_id ? validators.order(body) : validators.checkout(body);
 }

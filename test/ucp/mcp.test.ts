@@ -103,6 +103,18 @@ describe("UCP over MCP on a shop's host", () => {
     await expect(noProfile).rejects.toMatchObject({ code: -32001, data: { code: "invalid_profile_url" } });
   });
 
+  test("the catalog tools search, look up and detail the shop's products, as the REST binding answers them", async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["search_catalog", "lookup_catalog", "get_product"]));
+    const found = await checkout("search_catalog", { meta: META, catalog: { query: "shirt" } });
+    expect(found.products.map((p: { id: string }) => p.id)).toEqual([shop.shirt.id]);
+    const variant = shop.shirt.variants[0].id;
+    const looked = await checkout("lookup_catalog", { meta: META, catalog: { ids: [variant] } });
+    expect(looked.products[0].variants[0].inputs).toEqual([{ id: variant, match: "exact" }]);
+    const detail = await checkout("get_product", { meta: META, catalog: { id: shop.shirt.id } });
+    expect(detail.product.id).toBe(shop.shirt.id);
+  });
+
   test("an unknown checkout is UCP's not-found outcome, as a result", async () => {
     const answer = await checkout("get_checkout", { meta: META, id: "chk_doesnotexist0000" });
     expect(answer.ucp.status).toBe("error");

@@ -19,6 +19,7 @@ import m14 from "./0014_idempotency_without_created_index.sql" with { type: "tex
 import m15 from "./0015_checkout_sessions.sql" with { type: "text" };
 import m16 from "./0016_checkout_quoted_total.sql" with { type: "text" };
 import m17 from "./0017_acp_platforms.sql" with { type: "text" };
+import m18 from "./0018_ucp_signing_keys.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -41,5 +42,6 @@ export const migrations: EmbeddedMigrations = {
     "0015_checkout_sessions": m15,
     "0016_checkout_quoted_total": m16,
     "0017_acp_platforms": m17,
+    "0018_ucp_signing_keys": m18,
   },
 };
