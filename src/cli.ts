@@ -31,6 +31,8 @@ import type { Scope } from "./core/operation.ts";
 import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
+import { restoreDataDir } from "./nodes/data-dir.ts";
+import { eraseShop, exportShop, importShop, restoreShop } from "./nodes/shop-files.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
 import { storeReadiness } from "./setup/module.ts";
 
@@ -47,6 +49,11 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   apikey list --org ORG_ID         id, name, scopes, created, expires, revoked (never the key)
   apikey revoke --id KEY_ID
   backup --out DIR
+  restore --from DIR               a whole DATA_DIR from a backup; the DATA_DIR must hold no organization
+  shop export --org ORG_ID --out FILE      one shop as one file: its database and its control-plane rows
+  shop import --file FILE                  refused when its id, slug, hosts or rows are already here
+  shop erase --org ORG_ID --yes [--backup DIR …]   its file, its rows, and its copies in those backups
+  shop restore --org ORG_ID --from DIR [--replace]  one shop from a backup (--replace: over the one here)
   readiness ORG                    what still blocks selling (ORG: slug or id); exits 0 when ready, 1 when not
   seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
   integrations rekey [--org ORG_ID]  re-encrypts payment-provider secrets under INTEGRATION_ENCRYPTION_KEY
@@ -298,6 +305,38 @@ async function integrationsRekey(ctx: AppContext, options: Options): Promise<Out
 
 type Command = (ctx: AppContext, options: Options, args: string[]) => Outcome | Promise<Outcome>;
 
+async function shopExport(ctx: AppContext, options: Options): Promise<Outcome> {
+  const result = await exportShop(ctx, need(options, "org"), resolve(need(options, "out")));
+  return [
+    result,
+    `Exported ${result.orgId} to ${result.file} (${result.controlPlaneRows} control-plane rows)`,
+  ];
+}
+
+async function shopImport(ctx: AppContext, options: Options): Promise<Outcome> {
+  const result = await importShop(ctx, resolve(need(options, "file")));
+  return [result, `Imported ${result.orgId} (${result.rows} control-plane rows)`];
+}
+
+function shopErase(ctx: AppContext, options: Options): Outcome {
+  const id = need(options, "org");
+  if (options.yes !== true)
+    throw new UsageError(`shop erase removes ${id} and every copy named for good; add --yes`);
+  const backups = ((options.backup as unknown as string[] | undefined) ?? []).map((dir) => resolve(dir));
+  const result = eraseShop(ctx, id, backups);
+  return [
+    result,
+    `Erased ${id}: ${result.controlPlaneRows} control-plane rows, its file, ${backups.length} backups`,
+  ];
+}
+
+async function shopRestore(ctx: AppContext, options: Options): Promise<Outcome> {
+  const result = await restoreShop(ctx, need(options, "org"), resolve(need(options, "from")), {
+    replace: options.replace === true,
+  });
+  return [result, `Restored ${result.orgId} (${result.rows} control-plane rows)`];
+}
+
 /** Each command by its words (`org create`, `backup`). */
 const COMMANDS: Record<string, Command> = {
   "org create": orgCreate,
@@ -311,6 +350,10 @@ const COMMANDS: Record<string, Command> = {
   "apikey list": apikeyList,
   "apikey revoke": apikeyRevoke,
   backup: backupCommand,
+  "shop export": shopExport,
+  "shop import": shopImport,
+  "shop erase": shopErase,
+  "shop restore": shopRestore,
   seed: seedCommand,
   readiness: readinessCommand,
   "integrations rekey": integrationsRekey,
@@ -321,6 +364,24 @@ async function run(ctx: AppContext, command: string, options: Options, args: str
   const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!handler) throw new UsageError(`unknown command "${command}"`);
   return handler(ctx, options, args);
+}
+
+/** `restore --from DIR`: the backup's databases become the DATA_DIR's, which must hold no organization yet. */
+function restoreCommand(options: Options): number {
+  try {
+    const from = options.from;
+    if (typeof from !== "string" || from === "") throw new UsageError("--from is required");
+    const result = restoreDataDir(resolve(from), loadConfig().dataDir);
+    console.log(
+      options.json ? JSON.stringify(result) : `Restored ${result.files} databases into ${result.dataDir}`,
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof ApiError || error instanceof ConfigError))
+      throw error;
+    console.error(`error: ${error.message}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
 }
 
 /** For container health checks: the server on this machine answers its health route. */
@@ -356,6 +417,10 @@ export async function runCli(argv: string[]): Promise<number> {
         products: { type: "string" },
         id: { type: "string" },
         yes: { type: "boolean" },
+        file: { type: "string" },
+        from: { type: "string" },
+        backup: { type: "string", multiple: true },
+        replace: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -371,11 +436,13 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const singleWord = ["backup", "healthcheck", "seed", "readiness"].includes(positionals[0]!);
+  const singleWord = ["backup", "restore", "healthcheck", "seed", "readiness"].includes(positionals[0]!);
   const command = singleWord ? positionals[0]! : positionals.slice(0, 2).join(" ");
   const args = positionals.slice(singleWord ? 1 : 2);
   if (command === "healthcheck") return healthcheck();
 
+  // Before anything opens the DATA_DIR: a restore puts its databases in place.
+  if (command === "restore") return restoreCommand(values as Options);
   let ctx: AppContext;
   try {
     ctx = createContext({ ...loadConfig(), logLevel: "warn" }, modules);

@@ -10,6 +10,7 @@ import { dashboardModule } from "./dashboard/module.ts";
 import { emailModule } from "./email/module.ts";
 import { createMcpModule } from "./mcp/module.ts";
 import { mediaModule } from "./media/module.ts";
+import { nodesModule } from "./nodes/module.ts";
 import { oauthModule } from "./oauth/module.ts";
 import { mcpChallenge } from "./oauth/runtime.ts";
 import { createOrdersModule } from "./orders/module.ts";
@@ -54,6 +55,8 @@ export const modules: readonly Module[] = [
   createUcpModule(checkoutPayments),
   // ACP on each shop's host, for the platforms the merchant lets in: a translation of checkout sessions.
   acpModule,
+  // The shops of this node as files: export, import, erase, restore (the command line's).
+  nodesModule,
   // The merchant dashboard: a page that calls the operations above over HTTP, like any client.
   dashboardModule,
 ];

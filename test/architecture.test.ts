@@ -25,6 +25,7 @@ const DOMAINS = [
   "checkout",
   "ucp",
   "acp",
+  "nodes",
 ] as const;
 // Beneath them, importing no domain: operations, errors, schemas, storage, helpers, settings.
 const FOUNDATION_DIRS = ["core", "db", "lib"];

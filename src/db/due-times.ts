@@ -43,3 +43,10 @@ export function dueTimes(
 export function markEveryOrganizationDue(sqlite: Database): void {
   sqlite.run(`UPDATE organizations SET ${DUE_COLUMNS.map((column) => `${column} = 0`).join(", ")}`);
 }
+
+/** The same for one organization whose file just arrived (an imported shop). */
+export function markOrganizationDue(sqlite: Database, orgId: string): void {
+  sqlite
+    .query(`UPDATE organizations SET ${DUE_COLUMNS.map((column) => `${column} = 0`).join(", ")} WHERE id = ?`)
+    .run(orgId);
+}

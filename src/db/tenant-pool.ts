@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrations } from "./migrations/tenant/index.ts";
@@ -35,12 +35,30 @@ interface Entry {
   tenant: TenantDb;
   users: number;
   evicted: boolean;
+  /** The file's inode when opened, and when that was last checked against the path. */
+  inode: number;
+  checkedAt: number;
 }
+
+/**
+ * How often an open handle checks that its path still names its file: another process (the
+ * command line's `shop restore --replace`) may have put another file in its place.
+ */
+const FILE_CHECK_MS = 2000;
 
 /**
  * Bounded LRU of open tenant handles. A handle in use by a request is closed only once that request
  * releases it, so eviction never pulls a database from under a handler that awaits.
  */
+/** A file's inode, or -1 when the path names none. */
+function inodeOf(path: string): number {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return -1;
+  }
+}
+
 export class TenantPool {
   private readonly open = new Map<string, Entry>();
   /** Evicted handles still in use, closed at their last release. */
@@ -88,6 +106,11 @@ export class TenantPool {
     }
   }
 
+  /** Where an organization's file is (for a file brought in whole: an imported shop). */
+  fileOf(orgId: string): string {
+    return this.path(orgId);
+  }
+
   /** Removes the file of an organization whose creation failed before anything used it. */
   discard(orgId: string): void {
     const path = this.path(orgId);
@@ -101,30 +124,47 @@ export class TenantPool {
   remove(orgId: string): void {
     const path = this.path(orgId);
     const entry = this.open.get(orgId);
-    if (entry) {
-      this.open.delete(orgId);
-      if (entry.users === 0) entry.tenant.sqlite.close();
-      else {
-        entry.evicted = true;
-        this.retired.set(entry.tenant, entry);
-      }
-    }
+    if (entry) this.retire(orgId, entry);
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
   }
 
   /** Takes the handle of an existing tenant; every acquire must be matched by one `release`. */
   acquire(orgId: string): TenantDb {
     let entry = this.open.get(orgId);
+    if (entry && !this.stillTheFile(orgId, entry)) {
+      this.retire(orgId, entry);
+      entry = undefined;
+    }
     if (entry) {
       this.open.delete(orgId); // re-insert: Map order is the LRU order
       this.open.set(orgId, entry);
     } else {
-      entry = { tenant: this.openFile(orgId, this.path(orgId), false), users: 0, evicted: false };
+      const path = this.path(orgId);
+      const tenant = this.openFile(orgId, path, false);
+      entry = { tenant, users: 0, evicted: false, inode: inodeOf(path), checkedAt: Date.now() };
       this.open.set(orgId, entry);
       this.evictOverflow();
     }
     entry.users++;
     return entry.tenant;
+  }
+
+  /** Whether the path still names the file the handle has open (checked at most every FILE_CHECK_MS). */
+  private stillTheFile(orgId: string, entry: Entry): boolean {
+    const now = Date.now();
+    if (now - entry.checkedAt < FILE_CHECK_MS) return true;
+    entry.checkedAt = now;
+    return inodeOf(this.path(orgId)) === entry.inode;
+  }
+
+  /** Takes a handle out of the pool: closed now when unused, else at its last release. */
+  private retire(orgId: string, entry: Entry): void {
+    this.open.delete(orgId);
+    if (entry.users === 0) entry.tenant.sqlite.close();
+    else {
+      entry.evicted = true;
+      this.retired.set(entry.tenant, entry);
+    }
   }
 
   release(tenant: TenantDb): void {
@@ -160,12 +200,7 @@ export class TenantPool {
   private evictOverflow(): void {
     for (const [orgId, entry] of this.open) {
       if (this.open.size <= this.capacity) return;
-      this.open.delete(orgId);
-      if (entry.users === 0) entry.tenant.sqlite.close();
-      else {
-        entry.evicted = true;
-        this.retired.set(entry.tenant, entry);
-      }
+      this.retire(orgId, entry);
     }
   }
 
