@@ -16,6 +16,12 @@ import { type AgentRuntime, runtimeOf } from "./runtime.ts";
 export const agentsModule: Module = {
   name: "agents",
   tables: { file: "src/agents/tables.ts", database: "platform" },
+  shopRows: [
+    { table: "agent_hosts", where: "organization_id = ?1" },
+    { table: "agents", where: "organization_id = ?1" },
+    { table: "agent_grants", where: "agent_id IN (SELECT id FROM agents WHERE organization_id = ?1)" },
+    { table: "agent_approvals", where: "organization_id = ?1" },
+  ],
   operations: agentAdminOperations,
   authenticateBearer(token, surface, service) {
     // Every token shaped like another module's (an OAuth access token) is left to that module.

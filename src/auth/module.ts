@@ -11,5 +11,14 @@ import { authOperations } from "./routes.ts";
 export const authModule: Module = {
   name: "auth",
   tables: { file: "src/auth/tables.ts", database: "platform" },
+  // Accounts are the members'; shared with the other shops they belong to.
+  shopRows: [
+    { table: "organizations", where: "id = ?1" },
+    { table: "users", where: "id IN (SELECT user_id FROM members WHERE organization_id = ?1)", shared: true },
+    { table: "members", where: "organization_id = ?1" },
+    { table: "domains", where: "organization_id = ?1" },
+    { table: "api_keys", where: "organization_id = ?1" },
+    { table: "invitations", where: "organization_id = ?1" },
+  ],
   operations: [...authOperations, ...accountOperations, ...authAdminOperations],
 };

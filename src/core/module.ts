@@ -15,6 +15,13 @@ export interface EventWork {
 /** Where a bearer token is presented: each surface has its own accepted audience. */
 export type BearerSurface = "v1" | "mcp";
 
+/** A table's rows of one shop in the control plane (see `Module.shopRows`). */
+export interface ShopRows {
+  table: string;
+  where: string;
+  shared?: true;
+}
+
 /** What a module's own HTTP routes can use. */
 export interface Service {
   ctx: AppContext;
@@ -65,6 +72,12 @@ export interface Module {
   onEvent?: (tenant: TenantDb, event: { id: string; type: EventType }, work: EventWork) => void;
   /** Runs in the transaction that creates a new organization's file. */
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
+  /**
+   * The control-plane rows of its tables that belong to one shop (`?1` the shop's id), parents
+   * first: what an export of the shop carries and an import brings back (src/nodes/). `shared`:
+   * rows other shops may use too (an account, an OAuth client), kept when already there.
+   */
+  shopRows?: readonly ShopRows[];
   /** Fills the demo store on its first start (in its own transaction, in module order). */
   seedDemo?: (tenant: TenantDb) => void;
   /**

@@ -2,8 +2,12 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AppContext } from "../app-context.ts";
+import { deleteOrganization } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
+import type { ShopRows } from "../core/module.ts";
 import { markOrganizationDue } from "../db/due-times.ts";
+import { openPlatformDb, organizationExists } from "../db/platform.ts";
+import { TenantPool } from "../db/tenant-pool.ts";
 
 // A shop is one SQLite file plus its rows in the control plane (docs/scaling.md). These move it as
 // one archive: `export` is a consistent copy of the file (VACUUM INTO, safe while the server
@@ -17,38 +21,26 @@ const META_TABLE = "_shop_export";
 const ROWS_TABLE = "_shop_export_rows";
 
 /**
- * The control-plane rows of one shop (`?1` its id), parents before children so an import inserts
- * them in this order and an erase deletes them in the reverse one. Accounts (`users`) are the
- * shop's members'; they are shared with other shops, so an erase leaves them (they sign in to
- * nothing of this shop any more) and an import keeps one already there.
+ * The control-plane rows of one shop, as the modules that own them declare them
+ * (`Module.shopRows`), in module order, parents first: an import inserts them in this order. This
+ * module moves them as data, as a backup copies a file; the owners' own rules for them still hold
+ * where they change them (an erase is the auth module's `deleteOrganization`, whose foreign keys
+ * cascade to every other row).
  */
-const SHOP_ROWS: readonly { table: string; where: string; shared?: true }[] = [
-  { table: "organizations", where: "id = ?1" },
-  { table: "users", where: "id IN (SELECT user_id FROM members WHERE organization_id = ?1)", shared: true },
-  { table: "members", where: "organization_id = ?1" },
-  { table: "domains", where: "organization_id = ?1" },
-  { table: "api_keys", where: "organization_id = ?1" },
-  { table: "invitations", where: "organization_id = ?1" },
-  {
-    table: "oauth_clients",
-    where: "id IN (SELECT oauth_client_id FROM agent_hosts WHERE organization_id = ?1)",
-    shared: true,
-  },
-  { table: "agent_hosts", where: "organization_id = ?1" },
-  { table: "agents", where: "organization_id = ?1" },
-  { table: "agent_grants", where: "agent_id IN (SELECT id FROM agents WHERE organization_id = ?1)" },
-  { table: "agent_approvals", where: "organization_id = ?1" },
-  { table: "oauth_tokens", where: "agent_id IN (SELECT id FROM agents WHERE organization_id = ?1)" },
-  { table: "payment_routes", where: "organization_id = ?1" },
-];
+const shopRowsOf = (ctx: Pick<AppContext, "tenantSetup">): readonly ShopRows[] =>
+  ctx.tenantSetup.flatMap((module) => module.shopRows ?? []);
 
 type Row = Record<string, unknown>;
 
 /** Every control-plane row of a shop, by table, read in one transaction. */
-export function shopRows(platform: Database, orgId: string): Map<string, Row[]> {
+export function shopRows(
+  ctx: Pick<AppContext, "tenantSetup">,
+  platform: Database,
+  orgId: string,
+): Map<string, Row[]> {
   return platform.transaction(() => {
     const rows = new Map<string, Row[]>();
-    for (const { table, where } of SHOP_ROWS) {
+    for (const { table, where } of shopRowsOf(ctx)) {
       rows.set(table, platform.query(`SELECT * FROM ${table} WHERE ${where}`).all(orgId) as Row[]);
     }
     return rows;
@@ -60,7 +52,7 @@ const missing = (orgId: string) => new ApiError("NOT_FOUND", `organization ${org
 /** Writes the archive of a shop to `out` (a new file): its database, and its control-plane rows inside it. */
 export async function exportShop(ctx: AppContext, orgId: string, out: string) {
   if (existsSync(out)) throw new ApiError("CONFLICT", `${out} already exists`);
-  const rows = shopRows(ctx.platform.sqlite, orgId);
+  const rows = shopRows(ctx, ctx.platform.sqlite, orgId);
   if (rows.get("organizations")!.length === 0) throw missing(orgId);
   await ctx.tenants.with(orgId, (tenant) => tenant.sqlite.query("VACUUM INTO ?").run(out));
   writeRows(out, orgId, rows);
@@ -119,10 +111,10 @@ function readArchive(file: string): Archive {
 }
 
 /** Why the archive's rows cannot join this control plane: the first id, slug, host or account already taken. */
-function collision(platform: Database, archive: Archive): string | null {
+function collision(specs: readonly ShopRows[], platform: Database, archive: Archive): string | null {
   const taken = (sql: string, ...args: unknown[]) => platform.query(sql).get(...(args as string[])) !== null;
   for (const { table, row } of archive.rows) {
-    const spec = SHOP_ROWS.find((s) => s.table === table);
+    const spec = specs.find((s) => s.table === table);
     if (table === "organizations") {
       if (taken("SELECT 1 FROM organizations WHERE id = ?", row.id)) return `organization ${row.id} exists`;
       if (taken("SELECT 1 FROM organizations WHERE slug = ?", row.slug)) return `slug ${row.slug} is taken`;
@@ -155,7 +147,8 @@ function insertRow(platform: Database, table: string, row: Row, shared: boolean)
  */
 export async function importShop(ctx: AppContext, file: string) {
   const archive = readArchive(file);
-  const why = collision(ctx.platform.sqlite, archive);
+  const specs = shopRowsOf(ctx);
+  const why = collision(specs, ctx.platform.sqlite, archive);
   if (why) throw new ApiError("CONFLICT", `cannot import ${archive.orgId}: ${why}`);
   const target = ctx.tenants.fileOf(archive.orgId);
   if (existsSync(target)) throw new ApiError("CONFLICT", `a file for ${archive.orgId} is already here`);
@@ -172,7 +165,7 @@ export async function importShop(ctx: AppContext, file: string) {
     const platform = ctx.platform.sqlite;
     platform.transaction(() => {
       for (const { table, row } of archive.rows) {
-        insertRow(platform, table, row, SHOP_ROWS.find((s) => s.table === table)?.shared === true);
+        insertRow(platform, table, row, specs.find((s) => s.table === table)?.shared === true);
       }
       // Its outbox and payment deadlines are looked at on the next start or drain.
       markOrganizationDue(platform, archive.orgId);
@@ -187,46 +180,28 @@ export async function importShop(ctx: AppContext, file: string) {
 }
 
 /**
- * Erases a shop from this node: every control-plane row (accounts excepted: shared), its file, and
- * its copies in the backups given (`backup` directories). For an erasure request.
+ * Erases a shop from this node: its control-plane rows (the auth module's `deleteOrganization`,
+ * whose foreign keys take every other row of the shop with them; accounts stay, shared), its file,
+ * and the same in each backup named. For an erasure request.
  */
 export function eraseShop(ctx: AppContext, orgId: string, backups: readonly string[] = []) {
-  const platform = ctx.platform.sqlite;
-  if (!platform.query("SELECT 1 FROM organizations WHERE id = ?").get(orgId)) throw missing(orgId);
-  const erased = deleteRows(platform, orgId);
-  ctx.platform.cache.hosts.clear();
-  ctx.platform.cache.apiKeys.clear();
-  ctx.tenants.remove(orgId);
-  const scrubbed: string[] = [];
+  const counted = [...shopRows(ctx, ctx.platform.sqlite, orgId).entries()];
+  if (counted.find(([table]) => table === "organizations")?.[1].length === 0) throw missing(orgId);
+  deleteOrganization(ctx, orgId);
   for (const dir of backups) {
-    for (const suffix of ["", "-wal", "-shm"])
-      rmSync(join(dir, "tenants", `${orgId}.sqlite${suffix}`), { force: true });
-    const copy = new Database(join(dir, "platform.sqlite"));
+    const platform = openPlatformDb(dir);
     try {
-      deleteRows(copy, orgId);
-      copy.run("VACUUM");
+      // A backup without the shop (taken before it existed) has nothing of it to erase.
+      if (organizationExists(platform, orgId))
+        deleteOrganization({ platform, tenants: new TenantPool(dir, 1) }, orgId);
+      else new TenantPool(dir, 1).remove(orgId);
+      platform.sqlite.run("VACUUM");
     } finally {
-      copy.close();
+      platform.sqlite.close();
     }
-    scrubbed.push(dir);
   }
-  return { orgId, controlPlaneRows: erased, backups: scrubbed };
-}
-
-/** Deletes a shop's control-plane rows, children first, in one transaction; answers how many went. */
-function deleteRows(platform: Database, orgId: string): number {
-  return platform.transaction(() => {
-    let count = 0;
-    // Sessions that had the shop active keep nothing of it.
-    platform
-      .query("UPDATE sessions SET active_organization_id = NULL WHERE active_organization_id = ?")
-      .run(orgId);
-    for (const { table, where, shared } of [...SHOP_ROWS].reverse()) {
-      if (shared) continue;
-      count += platform.query(`DELETE FROM ${table} WHERE ${where}`).run(orgId).changes;
-    }
-    return count;
-  })();
+  const rows = counted.reduce((sum, [, list]) => sum + list.length, 0);
+  return { orgId, controlPlaneRows: rows, backups: [...backups] };
 }
 
 /**
@@ -244,7 +219,7 @@ export async function restoreShop(
   const backupPlatform = new Database(join(backupDir, "platform.sqlite"), { readonly: true });
   const archiveFile = join(backupDir, `.restore-${orgId}.sqlite`);
   try {
-    const rows = shopRows(backupPlatform, orgId);
+    const rows = shopRows(ctx, backupPlatform, orgId);
     if (rows.get("organizations")!.length === 0) throw missing(orgId);
     copyFileSync(source, archiveFile);
     writeRows(archiveFile, orgId, rows);

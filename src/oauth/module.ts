@@ -18,6 +18,15 @@ import { accessTokenAgent, isOAuthToken } from "./tokens.ts";
 export const oauthModule: Module = {
   name: "oauth",
   tables: { file: "src/oauth/tables.ts", database: "platform" },
+  // A client is the app's, shared with every shop it connected to.
+  shopRows: [
+    {
+      table: "oauth_clients",
+      where: "id IN (SELECT oauth_client_id FROM agent_hosts WHERE organization_id = ?1)",
+      shared: true,
+    },
+    { table: "oauth_tokens", where: "agent_id IN (SELECT id FROM agents WHERE organization_id = ?1)" },
+  ],
   operations: [],
   authenticateBearer(token, surface, service, request) {
     if (!isOAuthToken(token)) return undefined;

@@ -15,6 +15,8 @@ export { rekeyIntegrations } from "./rekey.ts";
 export const paymentsModule: Module = {
   name: "payments",
   tables: { file: "src/payments/tables.ts", database: "tenant" },
+  // Which shop a provider's notification is for, when its path names none.
+  shopRows: [{ table: "payment_routes", where: "organization_id = ?1" }],
   operations: paymentOperations,
   jobs: { [START_JOB]: startPaymentJob, [REFUND_JOB]: refundJob },
   start: ({ ctx }) => startPaymentSweep(ctx),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addMember } from "../../src/auth/service.ts";
 import { CREDENTIAL_CACHE_MS } from "../../src/db/platform.ts";
+import { modules } from "../../src/modules.ts";
 import { shopRows } from "../../src/nodes/shop-files.ts";
 import { makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -41,7 +42,7 @@ async function cli(dataDir: string, ...args: string[]) {
 function controlPlane(dataDir: string, orgId: string) {
   const platform = new Database(join(dataDir, "platform.sqlite"), { readonly: true });
   try {
-    const rows = Object.fromEntries(shopRows(platform, orgId));
+    const rows = Object.fromEntries(shopRows({ tenantSetup: modules }, platform, orgId));
     rows.organizations = rows.organizations!.map(
       ({ outbox_due_at: _, next_payment_deadline: __, ...org }) => org,
     );
