@@ -2509,6 +2509,22 @@ export interface components {
       locales: string[];
       country: string;
       pricesIncludeTax: boolean;
+      policyLinks: components["schemas"]["PolicyLinks"];
+    };
+    /** @description The shop's policy pages, which agent platforms (UCP, ACP) show buyers; null: none */
+    PolicyLinks: {
+      /** @description The shop's terms and conditions */
+      terms: string | null;
+      /** @description The shop's privacy policy */
+      privacy: string | null;
+      /** @description The shop's returns and refunds policy */
+      returns: string | null;
+      /** @description The shop's shipping information */
+      shipping: string | null;
+      /** @description The shop's frequently asked questions */
+      faq: string | null;
+      /** @description The shop's contact page */
+      contact: string | null;
     };
     Product: {
       id: string;
@@ -5441,6 +5457,15 @@ export interface operations {
           emailSenderName?: string | null;
           emailReplyTo?: string | null;
           orderPageUrl?: string | null;
+          /** @description Policy pages to set (an https address) or remove (null); pages left out keep theirs */
+          policyLinks?: {
+            terms?: string | null;
+            privacy?: string | null;
+            returns?: string | null;
+            shipping?: string | null;
+            faq?: string | null;
+            contact?: string | null;
+          };
           /** @description Browser origins (e.g. `https://shop.example`) whose pages may call the storefront operations; `http://localhost[:port]` is allowed for development */
           allowedOrigins?: string[];
         };

@@ -6,6 +6,7 @@ import {
   orderCancelled,
   paymentDeclined,
   paymentInstructions,
+  policyLinksOf,
   type ShopView,
   str,
   titleOf,
@@ -253,6 +254,16 @@ function statusOf(session: SessionView, continueUrl: string | null): string {
   return STATUS[session.status];
 }
 
+/** ACP's link type of each policy page. */
+const LINK_TYPES = {
+  terms: "terms_of_use",
+  privacy: "privacy_policy",
+  returns: "return_policy",
+  shipping: "shipping_policy",
+  faq: "faq",
+  contact: "contact_us",
+} as const;
+
 /** The ACP checkout session of a session, as its shop answers it. */
 export function checkoutSessionOf(session: SessionView, shop: ShopView, origin: string): Json {
   const { cart } = session;
@@ -295,7 +306,7 @@ export function checkoutSessionOf(session: SessionView, shop: ShopView, origin: 
       : {}),
     totals: totalsOf(cart.totals, cart.shippingMethod !== null, cart.pricesIncludeTax),
     messages: messagesOf(session, shop, continueUrl),
-    links: [],
+    links: policyLinksOf(shop, LINK_TYPES),
     expires_at: session.expiresAt,
     ...(continueUrl ? { continue_url: continueUrl } : {}),
   };

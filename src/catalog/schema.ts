@@ -1,5 +1,13 @@
-import { type ObjectOptions, type TString, Type } from "@sinclair/typebox";
+import {
+  type ObjectOptions,
+  type TNull,
+  type TOptional,
+  type TString,
+  type TUnion,
+  Type,
+} from "@sinclair/typebox";
 import { Body, Id, named, PageQuery, Text, Timestamp } from "../core/schemas.ts";
+import { POLICY_PAGES, type PolicyPage } from "./tables.ts";
 
 // Shapes of the catalog on the wire. Limits keep every write bounded: at most 3 options,
 // 100 variants, 20 images, 50 tags, 20 categories per product; texts have maximum lengths.
@@ -70,6 +78,57 @@ const TaxRateSchema = Type.Object(
 );
 const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash_on_delivery"] as const;
 
+/**
+ * An absolute https address of the storefront's; `bare`: without query or fragment (the service
+ * adds its own query to it).
+ */
+const HttpsUrl = (options: { maxLength: number; bare?: boolean; description: string }) =>
+  Type.String({
+    pattern: options.bare ? "^https://[^\\s?#]+$" : "^https://[^\\s/?#]+([/?#]\\S*)?$",
+    maxLength: options.maxLength,
+    description: options.description,
+  });
+
+const POLICY_PAGE_TITLES: Record<PolicyPage, string> = {
+  terms: "terms and conditions",
+  privacy: "privacy policy",
+  returns: "returns and refunds policy",
+  shipping: "shipping information",
+  faq: "frequently asked questions",
+  contact: "contact page",
+};
+
+const PolicyLinks = named(
+  "PolicyLinks",
+  Type.Object(
+    Object.fromEntries(
+      POLICY_PAGES.map((page) => [
+        page,
+        Type.Union([Type.String(), Type.Null()], { description: `The shop's ${POLICY_PAGE_TITLES[page]}` }),
+      ]),
+    ) as Record<PolicyPage, TUnion<[TString, TNull]>>,
+    { description: "The shop's policy pages, which agent platforms (UCP, ACP) show buyers; null: none" },
+  ),
+);
+
+const UpdatePolicyLinks = Body(
+  Object.fromEntries(
+    POLICY_PAGES.map((page) => [
+      page,
+      Type.Optional(
+        Type.Union([
+          HttpsUrl({
+            maxLength: 2000,
+            description: `The shop's ${POLICY_PAGE_TITLES[page]}, e.g. \`https://shop.example/${page}\``,
+          }),
+          Type.Null(),
+        ]),
+      ),
+    ]),
+  ) as Record<PolicyPage, TOptional<TUnion<[TString, TNull]>>>,
+  { description: "Policy pages to set (an https address) or remove (null); pages left out keep theirs" },
+);
+
 export const PublicStore = named(
   "Store",
   Type.Object({
@@ -79,6 +138,7 @@ export const PublicStore = named(
     locales: Type.Array(Type.String()),
     country: Type.String(),
     pricesIncludeTax: Type.Boolean(),
+    policyLinks: PolicyLinks,
   }),
 );
 
@@ -126,14 +186,15 @@ export const UpdateStoreBody = Body({
   emailReplyTo: Type.Optional(Type.Union([Type.String({ format: "email", maxLength: 254 }), Type.Null()])),
   orderPageUrl: Type.Optional(
     Type.Union([
-      Type.String({
-        pattern: "^https://[^\\s?#]+$",
+      HttpsUrl({
         maxLength: 500,
+        bare: true,
         description: "An https address without query or fragment, e.g. `https://shop.example/order`",
       }),
       Type.Null(),
     ]),
   ),
+  policyLinks: Type.Optional(UpdatePolicyLinks),
   allowedOrigins: Type.Optional(
     Type.Array(Type.String({ pattern: ORIGIN_PATTERN, maxLength: 200 }), {
       maxItems: MAX_ALLOWED_ORIGINS,

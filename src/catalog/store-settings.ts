@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { ApiError } from "../core/errors.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import { iso } from "../lib/time.ts";
-import { type Localized, storeSettings, type TaxRate } from "./tables.ts";
+import {
+  type Localized,
+  POLICY_PAGES,
+  type PolicyLinks,
+  type PolicyPage,
+  storeSettings,
+  type TaxRate,
+} from "./tables.ts";
 
 export interface Store {
   name: string;
@@ -23,6 +30,8 @@ export interface Store {
   emailReplyTo: string | null;
   /** The storefront's order page, which the emails link to (docs/email.md); null: no link. */
   orderPageUrl: string | null;
+  /** The shop's policy pages (terms, privacy, returns…), which agent platforms show buyers. */
+  policyLinks: PolicyLinks;
   updatedAt: number;
 }
 
@@ -52,6 +61,7 @@ export function initializeStore(tenant: TenantDb, name: string): void {
       emailSenderName: null,
       emailReplyTo: null,
       orderPageUrl: null,
+      policyLinks: {},
       updatedAt: Date.now(),
     })
     .run();
@@ -72,6 +82,7 @@ interface StoreRow {
   email_sender_name: string | null;
   email_reply_to: string | null;
   order_page_url: string | null;
+  policy_links: string;
   updated_at: number;
 }
 
@@ -96,6 +107,7 @@ export function getStore(tenant: TenantDb): Store {
       emailSenderName: row.email_sender_name,
       emailReplyTo: row.email_reply_to,
       orderPageUrl: row.order_page_url,
+      policyLinks: JSON.parse(row.policy_links) as PolicyLinks,
       updatedAt: row.updated_at,
     };
     if (!tenant.sqlite.inTransaction) writtenInTransaction.delete(tenant);
@@ -104,11 +116,19 @@ export function getStore(tenant: TenantDb): Store {
   return store;
 }
 
-type StorePatch = Partial<Omit<Store, "updatedAt">>;
+/** A change of settings; `policyLinks` changes the pages it names, null removing one. */
+type StorePatch = Partial<Omit<Store, "updatedAt" | "policyLinks">> & {
+  policyLinks?: Partial<Record<PolicyPage, string | null>>;
+};
 
 export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
   const current = getStore(tenant);
-  const next = { ...current, ...patch, updatedAt: Date.now() };
+  const next = {
+    ...current,
+    ...patch,
+    policyLinks: patch.policyLinks ? mergeLinks(current.policyLinks, patch.policyLinks) : current.policyLinks,
+    updatedAt: Date.now(),
+  };
   if (patch.locales && !patch.defaultLocale && !patch.locales.includes(current.defaultLocale)) {
     throw new ApiError("VALIDATION_ERROR", "locales must include the default locale", [
       { path: "/body/locales", message: `must include "${current.defaultLocale}"` },
@@ -154,6 +174,15 @@ export function updateStore(tenant: TenantDb, patch: StorePatch): Store {
   return next;
 }
 
+function mergeLinks(current: PolicyLinks, patch: NonNullable<StorePatch["policyLinks"]>): PolicyLinks {
+  const merged: PolicyLinks = { ...current };
+  for (const [page, url] of Object.entries(patch) as [PolicyPage, string | null | undefined][]) {
+    if (url) merged[page] = url;
+    else if (url === null) delete merged[page];
+  }
+  return merged;
+}
+
 /**
  * An allowed origin is written exactly as a browser sends it in `Origin`: scheme, lower-case host,
  * a port only when not the default one; no path, no trailing slash. The schema allows `https://`
@@ -188,9 +217,21 @@ export const publicStore = (store: Store) => ({
   locales: store.locales,
   country: store.country,
   pricesIncludeTax: store.pricesIncludeTax,
+  policyLinks: policyLinksView(store.policyLinks),
 });
 
-export const storeView = (store: Store) => ({ ...store, updatedAt: iso(store.updatedAt) });
+/** Every policy page, null where the shop has none. */
+const policyLinksView = (links: PolicyLinks) =>
+  Object.fromEntries(POLICY_PAGES.map((page) => [page, links[page] ?? null])) as Record<
+    PolicyPage,
+    string | null
+  >;
+
+export const storeView = (store: Store) => ({
+  ...store,
+  policyLinks: policyLinksView(store.policyLinks),
+  updatedAt: iso(store.updatedAt),
+});
 
 export const money = (amount: number, currency: string) => ({ amount, currency });
 export type Money = ReturnType<typeof money>;

@@ -11,6 +11,12 @@ export interface TaxRate {
   rate: number;
 }
 
+/** The shop's policy pages, by what they are about; agent platforms show them to buyers (docs/catalog.md). */
+export const POLICY_PAGES = ["terms", "privacy", "returns", "shipping", "faq", "contact"] as const;
+export type PolicyPage = (typeof POLICY_PAGES)[number];
+/** The address of each policy page the shop has; a page it does not have is absent. */
+export type PolicyLinks = Partial<Record<PolicyPage, string>>;
+
 /** One row (id = 1): the store's settings. */
 export const storeSettings = sqliteTable("store_settings", {
   id: integer("id").primaryKey(),
@@ -32,6 +38,7 @@ export const storeSettings = sqliteTable("store_settings", {
   emailReplyTo: text("email_reply_to"),
   /** The storefront's order page: emails link to it with `?order=<id>&token=<link token>`. */
   orderPageUrl: text("order_page_url"),
+  policyLinks: text("policy_links", { mode: "json" }).$type<PolicyLinks>().notNull().default(sql`'{}'`),
   updatedAt: integer("updated_at").notNull(),
 });
 

@@ -1,6 +1,7 @@
 import type { AppContext } from "../app-context.ts";
 import { findOrganization, listDomains } from "../auth/service.ts";
 import { getStore } from "../catalog/store-settings.ts";
+import { POLICY_PAGES, type PolicyLinks, type PolicyPage } from "../catalog/tables.ts";
 import { checkJsonDepth, readRawBody } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { EventType } from "../core/events.ts";
@@ -30,12 +31,21 @@ export interface AdapterCall {
   origin: string;
 }
 
-/** How a shop names things to a platform: its language, its order links. */
+/** How a shop names things to a platform: its language, its order links, its policy pages. */
 export interface ShopView {
   host: string;
   locale: string;
   orderUrl: (id: string) => string;
+  policyLinks: PolicyLinks;
 }
+
+/** The shop's policy pages as a protocol's `links`: each page the protocol has a link type for. */
+export const policyLinksOf = (shop: ShopView, types: Partial<Record<PolicyPage, string>>) =>
+  POLICY_PAGES.flatMap((page) => {
+    const url = shop.policyLinks[page];
+    const type = types[page];
+    return url && type ? [{ type, url }] : [];
+  });
 
 /** The host a request was sent to (its Host header, which named the shop). */
 export const hostOf = (request: Request): string => request.headers.get("host") ?? new URL(request.url).host;
@@ -144,7 +154,12 @@ export const obj = (value: unknown): Json =>
 
 /** The JSON object a protocol's write carries (an empty body is `{}`); anything else is a 400 VALIDATION_ERROR. */
 export async function jsonObjectBody(request: Request, limit: number): Promise<Json> {
-  const text = new TextDecoder().decode(await readRawBody(request, limit));
+  return jsonObjectOf(await readRawBody(request, limit));
+}
+
+/** `jsonObjectBody` of a body already read (its raw bytes needed besides, as for a signed request's digest). */
+export function jsonObjectOf(bytes: Uint8Array): Json {
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return {};
   checkJsonDepth(text);
   let body: unknown;
@@ -192,6 +207,7 @@ function shopNamed(
     orderUrl: (id) =>
       orderPageLink(ctx, orgId, store.orderPageUrl, id) ??
       `${origin}/v1/orders/${id}?token=${orderLinkToken(ctx, orgId, id)}`,
+    policyLinks: store.policyLinks,
   };
 }
 

@@ -7,7 +7,8 @@ import { CHECKOUT, UCP_VERSION } from "./wire.ts";
 // The platform profiles `UCP-Agent` names, fetched as UCP asks (no redirects) under the outbound
 // rules of webhooks (https, never an internal address, 64 KiB, 5 s) and kept 5 minutes. A profile
 // that cannot be fetched is UCP's 424 `profile_unreachable`; one that is not a UCP profile, or
-// that offers no checkout this service speaks, is 422 `profile_malformed` / `version_unsupported`.
+// that offers no checkout this service speaks (or whose `signing_keys` are not keys), is 422
+// `profile_malformed` / `version_unsupported`.
 
 const KEEP_MS = 5 * 60_000;
 const MAX_BYTES = 64 * 1024;
@@ -32,6 +33,26 @@ function checkProfile(profile: Json): void {
   const versions = checkout.map((c) => obj(c).version);
   if (!versions.includes(UCP_VERSION)) {
     throw new UcpError(422, "version_unsupported", `This business speaks UCP ${UCP_VERSION} only`);
+  }
+  checkSigningKeys(profile.signing_keys);
+}
+
+/**
+ * The keys its request signatures are verified with (verify.ts): when the profile has
+ * `signing_keys`, a list of JWKs each with a `kid`. Which curves are taken is the verifier's to
+ * say, per signature (`algorithm_unsupported`), so a profile that also lists other keys still works.
+ */
+function checkSigningKeys(keys: unknown): void {
+  if (keys === undefined) return;
+  if (
+    !Array.isArray(keys) ||
+    !keys.every((key) => typeof obj(key).kid === "string" && typeof obj(key).kty === "string")
+  ) {
+    throw new UcpError(
+      422,
+      "profile_malformed",
+      "The platform's profile's signing_keys is not a list of JWKs with a kid",
+    );
   }
 }
 

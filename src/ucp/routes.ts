@@ -1,6 +1,7 @@
 import { getStore } from "../catalog/store-settings.ts";
-import { type AdapterCall, hostOf, jsonObjectBody, originOf, SessionRunner } from "../checkout/adapter.ts";
+import { type AdapterCall, hostOf, jsonObjectOf, originOf, SessionRunner } from "../checkout/adapter.ts";
 import type { SessionView } from "../checkout/sessions.ts";
+import { readRawBody } from "../core/body.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
 import { jsonResponse } from "../core/respond.ts";
@@ -15,7 +16,9 @@ import {
   type UcpOperationName,
 } from "./checkout.ts";
 import type { Json } from "./errors.ts";
+import { platformProfiles } from "./profiles.ts";
 import { shopSigningKeys } from "./signing.ts";
+import { verifyRequestSignature } from "./verify.ts";
 import { CHECKOUT, FULFILLMENT, ORDER, paymentHandlers, UCP_VERSION } from "./wire.ts";
 
 // UCP's REST binding on each shop's host (docs/ucp.md): the business profile at /.well-known/ucp,
@@ -47,7 +50,13 @@ export function ucpRoutes(service: Service, payments: CheckoutPayments): RawRout
           requestId,
           client,
         });
-        if (method !== "GET") body = await jsonObjectBody(request, limit);
+        // Read once: the raw bytes for a signature's digest, then the JSON they hold.
+        const raw = await readRawBody(request, limit);
+        await verifyRequestSignature(
+          { request, authority: hostOf(request), body: raw },
+          await platformProfiles(service.ctx).get(profile),
+        );
+        if (method !== "GET") body = jsonObjectOf(raw);
       } catch (error) {
         return answered(refusalAnswer(error));
       }

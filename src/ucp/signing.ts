@@ -11,7 +11,8 @@ import type { ucpSigningKeys } from "./tables.ts";
 // DER), the body bound by `Content-Digest: sha-256=:…:` (RFC 9530) over its raw bytes, `keyid` the
 // `kid` of a key the shop's profile publishes in `signing_keys`. A shop's key pair is made the first
 // time it is needed (its profile read, or a webhook signed); the private half is sealed with the
-// instance key, bound to the organization and the key.
+// instance key, bound to the organization and the key. The RFC 9421 pieces (digest, signature base,
+// structured fields) serve the verifying of platforms' signatures too (verify.ts).
 
 type KeyRow = Row<typeof ucpSigningKeys>;
 
@@ -71,7 +72,7 @@ export function shopSigningKeys(ctx: AppContext, orgId: string): Promise<Signing
 }
 
 /** `sha-256=:<base64 of the SHA-256 of the raw body>:` (RFC 9530). */
-const contentDigest = (body: string): string =>
+export const contentDigest = (body: string | Uint8Array): string =>
   `sha-256=:${createHash("sha256").update(body).digest("base64")}:`;
 
 /**
@@ -88,32 +89,156 @@ const SIGNED_FIELDS = [
   "content-type",
 ];
 
-/** A request to sign: header names in lower case. */
-export interface RequestToSign {
+/** A request as its signature sees it: header names in lower case (the body is bound by `Content-Digest`). */
+export interface SignedRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
+}
+
+/** A request to sign. */
+export interface RequestToSign extends SignedRequest {
   body: string;
 }
+
+/** A signature's parameters (RFC 9421 §2.3): `keyid`, `created`, `alg`… */
+export type SignatureParams = Record<string, string | number | boolean>;
+
+/** An RFC 8941 string (quotes and backslashes escaped). */
+const sfString = (value: string) => `"${value.replace(/[\\"]/g, "\\$&")}"`;
+
+/** RFC 8941's serialization of an inner list of strings and its parameters (`@signature-params`). */
+const serializeSignatureParams = (components: string[], params: SignatureParams): string =>
+  `(${components.map(sfString).join(" ")})${Object.entries(params)
+    .map(([name, value]) =>
+      value === true ? `;${name}` : `;${name}=${typeof value === "string" ? sfString(value) : value}`,
+    )
+    .join("")}`;
+
+/** An RFC 8941 bare item: a string or token, an integer or decimal, a boolean, a byte sequence. */
+export type SfItem = string | number | boolean | Uint8Array<ArrayBuffer>;
+
+/** An RFC 8941 dictionary member: an item or an inner list (of items without parameters), and its parameters. */
+export interface SfMember {
+  value: SfItem | SfItem[];
+  params: Record<string, SfItem>;
+}
+
+const KEY = /[a-z*][a-z0-9_.*-]*/y;
+const TOKEN = /[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*/y;
+const NUMBER = /-?\d{1,15}(\.\d{1,3})?/y;
+const BYTES = /:([A-Za-z0-9+/=]*):/y;
+const STRING = /"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"/y;
+
+/** RFC 8941's parser of what signatures carry (`Signature-Input`, `Signature`, `Content-Digest`). */
+class SfParser {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The dictionary the whole text is; a SyntaxError when it is not one. */
+  dictionary(): Map<string, SfMember> {
+    const members = new Map<string, SfMember>();
+    this.skip(/[ \t]*/y);
+    while (this.at < this.text.length) {
+      const key = this.match(KEY)[0];
+      const value = this.eat("=") ? (this.text[this.at] === "(" ? this.innerList() : this.bareItem()) : true;
+      members.set(key, { value, params: this.params() });
+      this.skip(/[ \t]*/y);
+      if (this.at === this.text.length) break;
+      if (!this.eat(",")) throw new SyntaxError(`Expected "," at ${this.at}`);
+      this.skip(/[ \t]*/y);
+      if (this.at === this.text.length) throw new SyntaxError("Trailing comma");
+    }
+    return members;
+  }
+
+  private innerList(): SfItem[] {
+    this.eat("(");
+    const items: SfItem[] = [];
+    for (;;) {
+      this.skip(/ */y);
+      if (this.eat(")")) return items;
+      items.push(this.bareItem());
+      // Components with parameters of their own (`;sf`, `;key=`) are not among what UCP signs.
+      if (!/[ )]/.test(this.text[this.at] ?? "")) throw new SyntaxError(`Unexpected character at ${this.at}`);
+    }
+  }
+
+  private params(): Record<string, SfItem> {
+    const params: Record<string, SfItem> = {};
+    while (this.eat(";")) {
+      this.skip(/ */y);
+      const key = this.match(KEY)[0];
+      params[key] = this.eat("=") ? this.bareItem() : true;
+    }
+    return params;
+  }
+
+  private bareItem(): SfItem {
+    const char = this.text[this.at] ?? "";
+    if (char === '"') return this.match(STRING)[1]!.replace(/\\(.)/g, "$1");
+    if (char === ":") return new Uint8Array(Buffer.from(this.match(BYTES)[1]!, "base64"));
+    if (char === "?") return this.match(/\?[01]/y)[0] === "?1";
+    if (char === "-" || (char >= "0" && char <= "9")) return Number(this.match(NUMBER)[0]);
+    return this.match(TOKEN)[0];
+  }
+
+  private match(pattern: RegExp): RegExpExecArray {
+    pattern.lastIndex = this.at;
+    const found = pattern.exec(this.text);
+    if (!found) throw new SyntaxError(`Unexpected character at ${this.at}`);
+    this.at = pattern.lastIndex;
+    return found;
+  }
+
+  private skip(pattern: RegExp): void {
+    this.match(pattern);
+  }
+
+  private eat(char: string): boolean {
+    if (this.text[this.at] !== char) return false;
+    this.at++;
+    return true;
+  }
+}
+
+/** An RFC 8941 dictionary header field's members; a SyntaxError when the field is not one. */
+export const parseDictionary = (text: string): Map<string, SfMember> => new SfParser(text).dictionary();
+
+/** A derived component of a request (RFC 9421 §2.2), or undefined for a header field. */
+function derivedComponent(request: SignedRequest, component: string): string | undefined {
+  const url = new URL(request.url);
+  switch (component) {
+    case "@method":
+      return request.method.toUpperCase();
+    case "@authority":
+      return url.host;
+    case "@path":
+      return url.pathname || "/";
+    case "@query":
+      return url.search || "?";
+    default:
+      return undefined;
+  }
+}
+
+/** A component's value in the signature base; undefined when the request has none (a header not sent). */
+export const componentValue = (request: SignedRequest, component: string): string | undefined =>
+  component.startsWith("@") ? derivedComponent(request, component) : request.headers[component]?.trim();
 
 /**
  * RFC 9421's signature base of a request over `components`, and its `@signature-params` (the
  * `Signature-Input` member's value): one `"<name>": <value>` line per component, that line last.
+ * Every component must have a value (`componentValue`): the caller checks first.
  */
-function signatureBase(
-  request: RequestToSign,
+export function signatureBase(
+  request: SignedRequest,
   components: string[],
-  params: string,
+  params: SignatureParams,
 ): { base: string; signatureParams: string } {
-  const url = new URL(request.url);
-  const derived: Record<string, string> = {
-    "@method": request.method.toUpperCase(),
-    "@authority": url.host,
-    "@path": url.pathname || "/",
-    "@query": url.search,
-  };
-  const signatureParams = `(${components.map((c) => `"${c}"`).join(" ")})${params}`;
-  const lines = components.map((c) => `"${c}": ${derived[c] ?? request.headers[c]?.trim()}`);
+  const signatureParams = serializeSignatureParams(components, params);
+  const lines = components.map((c) => `"${c}": ${componentValue(request, c)}`);
   return { base: [...lines, `"@signature-params": ${signatureParams}`].join("\n"), signatureParams };
 }
 
@@ -139,7 +264,7 @@ export async function signedHeaders(
     ...(new URL(request.url).search ? ["@query"] : []),
     ...SIGNED_FIELDS.filter((name) => headers[name] !== undefined),
   ];
-  const params = `;created=${Math.floor(at / 1000)};keyid="${key.id}"`;
+  const params = { created: Math.floor(at / 1000), keyid: key.id };
   const { base, signatureParams } = signatureBase({ ...request, headers }, components, params);
   const jwk = JSON.parse(
     unseal(instanceKeyring(ctx, PRIVATE_KEYS), boundTo(tenant, key.id), key.private_key),

@@ -6,6 +6,7 @@ import {
   orderCancelled,
   paymentDeclined,
   paymentInstructions,
+  policyLinksOf,
   type ShopView,
   str,
   titleOf,
@@ -149,6 +150,15 @@ function paymentMessages(order: NonNullable<SessionView["order"]>, locale: strin
   return content ? [{ type: "info", code: "payment_instructions", content }] : [];
 }
 
+/** UCP's link type of each policy page (a contact page has none). */
+const LINK_TYPES = {
+  terms: "terms_of_service",
+  privacy: "privacy_policy",
+  returns: "refund_policy",
+  shipping: "shipping_policy",
+  faq: "faq",
+} as const;
+
 /** The UCP checkout of a session, as its shop answers it. */
 export function checkoutOf(session: SessionView, shop: ShopView): Json {
   const { cart, problems } = session;
@@ -209,7 +219,7 @@ export function checkoutOf(session: SessionView, shop: ShopView): Json {
           ]
         : []),
     ],
-    links: [],
+    links: policyLinksOf(shop, LINK_TYPES),
     expires_at: session.expiresAt,
     fulfillment: fulfillmentOf(session, shop.locale),
     ...(continueUrl ? { continue_url: continueUrl } : {}),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { POLICY_PAGES } from "../../src/catalog/tables.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop, stockedVariant } from "../helpers/shop.ts";
 import {
@@ -206,6 +207,32 @@ describe("ACP checkout", () => {
     const cancelCompleted = await acp("POST", `/acp/checkout_sessions/${placed.body.id}/cancel`);
     expect(cancelCompleted.status).toBe(405);
     expect(validate.error(cancelCompleted.body)).toEqual([]);
+  });
+
+  test("the store's policy pages are the session's links under ACP's types; one removed is gone", async () => {
+    const policyLinks = Object.fromEntries(POLICY_PAGES.map((page) => [page, `https://${HOST}/${page}`]));
+    await shop.admin.patch("/v1/admin/store", { policyLinks });
+    const session = await readySession();
+    expect(session.links).toEqual([
+      { type: "terms_of_use", url: "https://acp-shop.example/terms" },
+      { type: "privacy_policy", url: "https://acp-shop.example/privacy" },
+      { type: "return_policy", url: "https://acp-shop.example/returns" },
+      { type: "shipping_policy", url: "https://acp-shop.example/shipping" },
+      { type: "faq", url: "https://acp-shop.example/faq" },
+      { type: "contact_us", url: "https://acp-shop.example/contact" },
+    ]);
+
+    await shop.admin.patch("/v1/admin/store", {
+      policyLinks: { terms: null, privacy: null, shipping: null, faq: null },
+    });
+    const read = await acp("GET", `/acp/checkout_sessions/${session.id}`);
+    expect(validate.session(read.body)).toEqual([]);
+    expect(read.body.links).toEqual([
+      { type: "return_policy", url: "https://acp-shop.example/returns" },
+      { type: "contact_us", url: "https://acp-shop.example/contact" },
+    ]);
+    await shop.admin.patch("/v1/admin/store", { policyLinks: { returns: null, contact: null } });
+    expect((await acp("GET", `/acp/checkout_sessions/${session.id}`)).body.links).toEqual([]);
   });
 
   test("complete after the stock ran out: ACP's out_of_stock, nothing sold", async () => {

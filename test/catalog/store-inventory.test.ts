@@ -25,6 +25,7 @@ describe("store settings", () => {
       locales: ["en"],
       country: "PT",
       pricesIncludeTax: true,
+      policyLinks: { terms: null, privacy: null, returns: null, shipping: null, faq: null, contact: null },
     });
     const full = await admin.get("/v1/admin/store");
     expect(full.body.data).toMatchObject({
@@ -97,6 +98,59 @@ describe("store settings", () => {
       const res = await admin.patch("/v1/admin/store", body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
+    }
+    expect((await admin.get("/v1/admin/store")).body.data).toEqual(before);
+  });
+
+  test("policy links: the ones set show in the storefront and admin answers; null removes one, pages left out keep theirs", async () => {
+    const set = await admin.patch("/v1/admin/store", {
+      policyLinks: {
+        terms: "https://loja.example/termos",
+        returns: "https://loja.example/paginas?p=devolucoes#prazos",
+        contact: "https://loja.example/contacto",
+      },
+    });
+    expect(set.status).toBe(200);
+    const links = {
+      terms: "https://loja.example/termos",
+      privacy: null,
+      returns: "https://loja.example/paginas?p=devolucoes#prazos",
+      shipping: null,
+      faq: null,
+      contact: "https://loja.example/contacto",
+    };
+    expect(set.body.data.policyLinks).toEqual(links);
+    expect((await t.json("/v1/store", { headers: { host: HOST } })).body.data.policyLinks).toEqual(links);
+
+    const cleared = await admin.patch("/v1/admin/store", {
+      policyLinks: { terms: null, faq: "https://loja.example/perguntas" },
+    });
+    const after = { ...links, terms: null, faq: "https://loja.example/perguntas" };
+    expect(cleared.body.data.policyLinks).toEqual(after);
+    expect((await admin.patch("/v1/admin/store", { name: "Loja Nova" })).body.data.policyLinks).toEqual(
+      after,
+    );
+    expect((await t.json("/v1/store", { headers: { host: HOST } })).body.data.policyLinks).toEqual(after);
+  });
+
+  test("a policy link that is not an absolute https address of at most 2000 characters → 400 naming the page, nothing changed", async () => {
+    const before = (await admin.get("/v1/admin/store")).body.data;
+    const bad: [Record<string, unknown>, string][] = [
+      [{ privacy: "http://loja.example/privacidade" }, "/body/policyLinks/privacy"],
+      [{ shipping: "loja.example/envios" }, "/body/policyLinks/shipping"],
+      [{ faq: "https://loja.example/perguntas frequentes" }, "/body/policyLinks/faq"],
+      [{ terms: "https:///termos" }, "/body/policyLinks/terms"],
+      [{ returns: `https://loja.example/${"a".repeat(2000)}` }, "/body/policyLinks/returns"],
+      [
+        { contact: "https://loja.example/contacto", blog: "https://loja.example/blog" },
+        "/body/policyLinks/blog",
+      ],
+    ];
+    for (const [policyLinks, path] of bad) {
+      const res = await admin.patch("/v1/admin/store", { name: "Changed", policyLinks });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_ERROR");
+      expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
     }
     expect((await admin.get("/v1/admin/store")).body.data).toEqual(before);
   });

@@ -86,7 +86,7 @@ describe("idempotency records at rest", () => {
 
     // Put the file back as the schema before that migration left it: the records with their
     // created_at index, that migration and the ones after it (checkout sessions, ACP platforms, UCP
-    // signing keys) not yet applied.
+    // signing keys, the store's policy links) not yet applied.
     const sqlite = new Database(tenantFile(orgId));
     const { entries } = migrations.journal;
     const previous = entries.findIndex((e) => e.tag === "0014_idempotency_without_created_index");
@@ -95,6 +95,7 @@ describe("idempotency records at rest", () => {
       sqlite.run("DROP TABLE checkout_sessions");
       sqlite.run("DROP TABLE acp_platforms");
       sqlite.run("DROP TABLE ucp_signing_keys");
+      sqlite.run("ALTER TABLE store_settings DROP COLUMN policy_links");
       sqlite.query("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(entries[previous]!.when);
       sqlite.run(`PRAGMA user_version = ${previous}`);
     })();

@@ -139,6 +139,41 @@ describe.skipIf(SKIP_BROWSER)("settings in a browser", () => {
   );
 
   test(
+    "store: policy pages typed in their fields are saved with the rest and read back through the API; an http:// page shows the refusal beside its field and saves nothing",
+    async () => {
+      await openSettings("Store", "Store settings");
+      const policies = page.getByRole("group", { name: "Policy pages" });
+      await policies.getByText("AI shopping assistants show these pages").waitFor();
+      await page.getByLabel("Terms and conditions page").fill("https://settings-shop.example/terms");
+      await page.getByLabel("Returns and refunds page").fill("https://settings-shop.example/returns");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      expect((await adminGet("/v1/admin/store")).policyLinks).toEqual({
+        terms: "https://settings-shop.example/terms",
+        privacy: null,
+        returns: "https://settings-shop.example/returns",
+        shipping: null,
+        faq: null,
+        contact: null,
+      });
+      await check("settings-store-policy-pages");
+
+      const saved = await adminGet("/v1/admin/store");
+      await page.getByLabel("Privacy policy page").fill("http://settings-shop.example/privacy");
+      await page.getByLabel("Returns and refunds page").fill("");
+      await page.getByRole("button", { name: "Save" }).click();
+      const privacy = page.getByLabel("Privacy policy page");
+      await page.getByText("Enter the page's full https:// address").waitFor();
+      dashboard.expectRejected(400, "/v1/admin/store");
+      expect(await privacy.getAttribute("aria-invalid")).toBe("true");
+      expect(await privacy.getAttribute("aria-describedby")).toContain("-error");
+      await check("settings-store-policy-page-refused");
+      expect(await adminGet("/v1/admin/store")).toEqual(saved);
+    },
+    SLOW,
+  );
+
+  test(
     "payments: Ifthenpay keys are saved without showing them (no provider call), its methods go live, and removing after a confirmation clears them",
     async () => {
       await openSettings("Payments", "Payments");

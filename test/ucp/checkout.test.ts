@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { POLICY_PAGES } from "../../src/catalog/tables.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 import {
@@ -140,6 +141,31 @@ describe("UCP on a shop's host", () => {
     });
     expect(later.status).toBe(409);
     expect(later.body).toMatchObject({ code: "invalid_state", content: expect.any(String) });
+  });
+
+  test("the store's policy pages are the checkout's links under UCP's types (a contact page has none); one removed is gone", async () => {
+    const policyLinks = Object.fromEntries(POLICY_PAGES.map((page) => [page, `https://${HOST}/${page}`]));
+    await shop.admin.patch("/v1/admin/store", { policyLinks });
+    const created = await ucp("POST", "/ucp/v1/checkout-sessions", {
+      line_items: [{ item: { id: variant() }, quantity: 1 }],
+    });
+    expect(validate.checkout(created.body)).toEqual([]);
+    expect(created.body.links).toEqual([
+      { type: "terms_of_service", url: "https://ucp-shop.example/terms" },
+      { type: "privacy_policy", url: "https://ucp-shop.example/privacy" },
+      { type: "refund_policy", url: "https://ucp-shop.example/returns" },
+      { type: "shipping_policy", url: "https://ucp-shop.example/shipping" },
+      { type: "faq", url: "https://ucp-shop.example/faq" },
+    ]);
+
+    await shop.admin.patch("/v1/admin/store", {
+      policyLinks: { privacy: null, returns: null, shipping: null, faq: null, contact: null },
+    });
+    const read = await ucp("GET", `/ucp/v1/checkout-sessions/${created.body.id}`);
+    expect(validate.checkout(read.body)).toEqual([]);
+    expect(read.body.links).toEqual([{ type: "terms_of_service", url: "https://ucp-shop.example/terms" }]);
+    await shop.admin.patch("/v1/admin/store", { policyLinks: { terms: null } });
+    expect((await ucp("GET", `/ucp/v1/checkout-sessions/${created.body.id}`)).body.links).toEqual([]);
   });
 
   test("a session of another platform, or none, is UCP's not-found business outcome", async () => {

@@ -10,9 +10,14 @@ import { PT_ADDRESS } from "../helpers/shop.ts";
 
 /**
  * A platform profile offering checkout at `version`; with `orderWebhookUrl`, the order capability too,
- * configured with the URL its order webhooks go to.
+ * configured with the URL its order webhooks go to; with `signingKeys`, the public keys (JWKs) its
+ * request signatures are made with.
  */
-export const platformProfile = (version = "2026-04-08", options: { orderWebhookUrl?: string } = {}) => ({
+export const platformProfile = (
+  version = "2026-04-08",
+  options: { orderWebhookUrl?: string; signingKeys?: unknown[] } = {},
+) => ({
+  ...(options.signingKeys ? { signing_keys: options.signingKeys } : {}),
   ucp: {
     version,
     services: {},
@@ -38,12 +43,20 @@ export interface PlatformServer {
   stop(): Promise<void>;
 }
 
-/** `webhooks`: platforms (by name) whose profile takes order webhooks, and the URL each takes them at. */
-export function platformServer(options: { webhooks?: Record<string, string> } = {}): PlatformServer {
+/**
+ * `webhooks`: platforms (by name) whose profile takes order webhooks, and the URL each takes them at;
+ * `signingKeys`: platforms (by name) whose profile publishes these `signing_keys`.
+ */
+export function platformServer(
+  options: { webhooks?: Record<string, string>; signingKeys?: Record<string, unknown[]> } = {},
+): PlatformServer {
   const hits: string[] = [];
   const answers: Record<string, unknown> = {};
   for (const [name, orderWebhookUrl] of Object.entries(options.webhooks ?? {})) {
     answers[`/${name}/.well-known/ucp`] = platformProfile(undefined, { orderWebhookUrl });
+  }
+  for (const [name, signingKeys] of Object.entries(options.signingKeys ?? {})) {
+    answers[`/${name}/.well-known/ucp`] = platformProfile(undefined, { signingKeys });
   }
   const server: Server<unknown> = Bun.serve({
     hostname: "127.0.0.1",

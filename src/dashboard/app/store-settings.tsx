@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { ApiFailure, api, type Schemas, unwrap, unwrapBody } from "./api.ts";
 import { Alert, Checkbox, Field, PageHeader, QueryState, SelectField, useStore } from "./ui.tsx";
 
-// Settings → Store: every field of PATCH /v1/admin/store. VAT rates are typed as percentages
+// Settings → Store: every field of PATCH /v1/admin/store but the email ones (Settings → Email). VAT rates are typed as percentages
 // ("23", "6.5") and sent as the API's basis points (2300, 650).
 
 interface RateRow {
@@ -130,6 +130,55 @@ function OriginsFields({
   );
 }
 
+type PolicyPage = keyof Schemas["PolicyLinks"];
+
+const POLICY_PAGE_LABELS: Record<PolicyPage, string> = {
+  terms: "Terms and conditions page",
+  privacy: "Privacy policy page",
+  returns: "Returns and refunds page",
+  shipping: "Shipping information page",
+  faq: "FAQ page",
+  contact: "Contact page",
+};
+
+/** The API's refusal of a policy page; the pattern it names (`Expected string to match '^https://…'`) in words. */
+const plainPolicyMessage = (message: string | undefined) =>
+  message?.startsWith("Expected string to match")
+    ? "Enter the page's full https:// address, e.g. https://shop.example/terms."
+    : message;
+
+function PolicyLinksFields({
+  links,
+  onChange,
+  failure,
+}: {
+  links: Record<PolicyPage, string>;
+  onChange: (links: Record<PolicyPage, string>) => void;
+  failure: ApiFailure | undefined;
+}) {
+  const hint = useId();
+  return (
+    <fieldset className="space-y-3" aria-describedby={hint}>
+      <legend className="text-sm font-medium text-slate-700">Policy pages</legend>
+      <p id={hint} className="text-xs text-slate-600">
+        AI shopping assistants show these pages of your website to buyers when they check out in your shop.
+        Leave a page empty if you do not have it.
+      </p>
+      {(Object.keys(POLICY_PAGE_LABELS) as PolicyPage[]).map((page) => (
+        <Field
+          key={page}
+          label={POLICY_PAGE_LABELS[page]}
+          type="url"
+          placeholder={`https://shop.example/${page}`}
+          value={links[page]}
+          onChange={(e) => onChange({ ...links, [page]: e.target.value })}
+          error={plainPolicyMessage(failure?.fieldMessage(`policyLinks/${page}`))}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
 function CurrencyField({
   value,
   onChange,
@@ -171,6 +220,7 @@ interface Draft {
   pricesIncludeTax: boolean;
   rates: RateRow[];
   origins: string[];
+  policyLinks: Record<PolicyPage, string>;
 }
 
 const draftOf = (store: Schemas["StoreSettings"]): Draft => ({
@@ -185,6 +235,9 @@ const draftOf = (store: Schemas["StoreSettings"]): Draft => ({
   pricesIncludeTax: store.pricesIncludeTax,
   rates: store.taxRates.map((r) => ({ country: r.country, percent: String(r.rate / 100) })),
   origins: store.allowedOrigins,
+  policyLinks: Object.fromEntries(
+    Object.entries(store.policyLinks).map(([page, url]) => [page, url ?? ""]),
+  ) as Record<PolicyPage, string>,
 });
 
 function saveStore(store: Schemas["StoreSettings"], draft: Draft) {
@@ -206,6 +259,10 @@ function saveStore(store: Schemas["StoreSettings"], draft: Draft) {
         // A rate that is not a percentage goes as NaN (JSON null): the API names the field.
         taxRates: draft.rates.map((row) => ({ country: row.country, rate: toBasisPoints(row.percent) })),
         allowedOrigins: draft.origins.map((origin) => origin.trim()),
+        // An emptied page is removed (null).
+        policyLinks: Object.fromEntries(
+          Object.entries(draft.policyLinks).map(([page, url]) => [page, url.trim() || null]),
+        ),
       },
     }),
   );
@@ -319,6 +376,11 @@ function StoreForm({ store }: { store: Schemas["StoreSettings"] }) {
       />
       <TaxRatesFields rows={draft.rates} onChange={(rates) => set({ rates })} failure={failure} />
       <OriginsFields origins={draft.origins} onChange={(origins) => set({ origins })} failure={failure} />
+      <PolicyLinksFields
+        links={draft.policyLinks}
+        onChange={(policyLinks) => set({ policyLinks })}
+        failure={failure}
+      />
       <button type="submit" className="btn btn-primary" disabled={save.isPending}>
         Save
       </button>

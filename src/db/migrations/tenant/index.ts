@@ -20,6 +20,7 @@ import m15 from "./0015_checkout_sessions.sql" with { type: "text" };
 import m16 from "./0016_checkout_quoted_total.sql" with { type: "text" };
 import m17 from "./0017_acp_platforms.sql" with { type: "text" };
 import m18 from "./0018_ucp_signing_keys.sql" with { type: "text" };
+import m19 from "./0019_store_policy_links.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -43,5 +44,6 @@ export const migrations: EmbeddedMigrations = {
     "0016_checkout_quoted_total": m16,
     "0017_acp_platforms": m17,
     "0018_ucp_signing_keys": m18,
+    "0019_store_policy_links": m19,
   },
 };

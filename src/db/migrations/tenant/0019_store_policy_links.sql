@@ -1,0 +1,1 @@
+ALTER TABLE `store_settings` ADD `policy_links` text DEFAULT '{}' NOT NULL;
