@@ -1,5 +1,7 @@
 import type { Config } from "./config.ts";
+import { Metrics } from "./core/metrics.ts";
 import { StorageHealth } from "./core/storage.ts";
+import { dueTimes } from "./db/due-times.ts";
 import { openPlatformDb, type PlatformDb } from "./db/platform.ts";
 import { type TenantDb, TenantPool } from "./db/tenant-pool.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
@@ -22,17 +24,34 @@ export interface AppContext {
   storage: StorageHealth;
   /** From the module list, in its order (src/modules.ts). */
   tenantSetup: readonly TenantSetup[];
+  /** What `GET /metrics` answers (docs/operations.md, "Metrics"). */
+  metrics: Metrics;
 }
 
 export function createContext(config: Config, tenantSetup: readonly TenantSetup[]): AppContext {
   const log = createLogger(config.logLevel);
+  const metrics = new Metrics();
+  const platform = openPlatformDb(config.dataDir);
+  const tenants = new TenantPool(config.dataDir, config.tenantPoolSize, () => metrics.evicted());
+  metrics.watch({
+    openShops: () => tenants.size,
+    shopCapacity: config.tenantPoolSize,
+    outboxDue: () => {
+      const due = dueTimes(platform.sqlite, "outbox_due_at", Date.now());
+      const oldest = due[0] ? Math.max(0, (Date.now() - due[0].at) / 1000) : 0;
+      return { shops: due.length, oldestSeconds: oldest };
+    },
+  });
   return {
     config,
-    platform: openPlatformDb(config.dataDir),
-    tenants: new TenantPool(config.dataDir, config.tenantPoolSize),
+    platform,
+    tenants,
     log,
-    storage: new StorageHealth(log, config.dataDir, config.minFreeDiskMb),
+    storage: new StorageHealth(log, config.dataDir, config.minFreeDiskMb, (code) =>
+      metrics.storageFailed(code),
+    ),
     tenantSetup,
+    metrics,
   };
 }
 

@@ -284,11 +284,13 @@ function requestHandler(
     ) {
       response.headers.append("www-authenticate", challenge);
     }
+    const elapsedMs = performance.now() - started;
+    ctx.metrics.request(request.method, state.route ?? null, response.status, elapsedMs / 1000);
     log.request({
       method: request.method,
       route: state.route ?? null,
       status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round(elapsedMs * 100) / 100,
       org: state.orgId ?? null,
       caller: state.callerType ?? null,
       requestId: state.id,

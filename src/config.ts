@@ -17,6 +17,8 @@ export interface Config {
   checkoutUrl: string;
   /** Shared secret for `POST /v1/webhooks/payments/*`; unset disables those routes. */
   checkoutApiSecret: string | undefined;
+  /** The bearer token `GET /metrics` wants; unset: the route is not served. */
+  metricsToken: string | undefined;
   /** 32-byte key for provider secrets; unset outside production means a generated key file. */
   integrationEncryptionKey: Uint8Array | undefined;
   /** Payment providers: operator credentials, base URLs, earlier encryption keys, sweep and ingress limits. */
@@ -315,6 +317,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("CHECKOUT_API_SECRET", "must be at least 32 characters when set");
   }
 
+  const metricsToken = read(env, "METRICS_TOKEN");
+  if (metricsToken !== undefined && metricsToken.length < 32) {
+    throw new ConfigError("METRICS_TOKEN", "must be at least 32 characters when set");
+  }
+
   const agentDeviceAuthPage = read(env, "AGENT_DEVICE_AUTH_PAGE") ?? "/device/capabilities";
   if (!/^\/[A-Za-z0-9/_.-]*$/.test(agentDeviceAuthPage)) {
     throw new ConfigError(
@@ -337,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     platformDomain: platformDomain(env, production),
     checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
     checkoutApiSecret,
+    metricsToken,
     integrationEncryptionKey: encryptionKey(env, production),
     payments: paymentsConfig(env),
     agentProxyApiKey: proxyKey(env),

@@ -73,5 +73,6 @@ export async function deliverOrderEvent(job: Job, tenant: TenantDb, ctx: AppCont
     body,
     policy: endpointPolicy(ctx),
   });
+  ctx.metrics.delivered("acp", result.error === null ? "succeeded" : "failed");
   if (result.error !== null) retryOnSchedule(job, result.error);
 }

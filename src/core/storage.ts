@@ -65,6 +65,8 @@ export class StorageHealth {
     private readonly dataDir: string,
     /** 0: no free-space check. */
     private readonly minFreeMb: number,
+    /** Told of every failure, by its code (the metrics). */
+    private readonly counted: (code: string) => void = () => {},
   ) {}
 
   /**
@@ -74,6 +76,7 @@ export class StorageHealth {
   failure(error: unknown, where?: Record<string, unknown>): ApiError | undefined {
     const code = storageFault(error);
     if (code === undefined) return undefined;
+    this.counted(code);
     if (this.episode) this.episode.failures++;
     else {
       this.episode = { since: Date.now(), reason: code, failures: 1 };

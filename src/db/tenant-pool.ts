@@ -71,6 +71,8 @@ export class TenantPool {
   constructor(
     dataDir: string,
     private readonly capacity: number,
+    /** Told of each file closed to keep the pool within `capacity` (the metrics). */
+    private readonly onEvict: () => void = () => {},
   ) {
     this.dir = join(dataDir, "tenants");
     mkdirSync(this.dir, { recursive: true });
@@ -201,6 +203,7 @@ export class TenantPool {
     for (const [orgId, entry] of this.open) {
       if (this.open.size <= this.capacity) return;
       this.retire(orgId, entry);
+      this.onEvict();
     }
   }
 

@@ -64,7 +64,22 @@ const mailers = new WeakMap<AppContext, Mailer>();
 export function mailerOf(ctx: AppContext): Mailer {
   let mailer = mailers.get(ctx);
   if (!mailer) {
-    mailer = createMailer(ctx.config);
+    const created = createMailer(ctx.config);
+    // Every email, the shop's and the accounts', counted by outcome (docs/operations.md, "Metrics").
+    mailer = {
+      ...created,
+      send: (message) =>
+        created.send(message).then(
+          (sent) => {
+            ctx.metrics.emailed("sent");
+            return sent;
+          },
+          (error: unknown) => {
+            ctx.metrics.emailed("failed");
+            throw error;
+          },
+        ),
+    };
     mailers.set(ctx, mailer);
   }
   return mailer;

@@ -1,4 +1,10 @@
 import type { Module } from "../core/module.ts";
+import { metricsRoute } from "./metrics-route.ts";
 import { systemOperations } from "./routes.ts";
 
-export const systemModule: Module = { name: "system", operations: systemOperations };
+/** The service itself: its health, who it takes the caller to be, and its metrics for operators. */
+export const systemModule: Module = {
+  name: "system",
+  operations: systemOperations,
+  routes: (service) => [metricsRoute(service.ctx)],
+};

@@ -84,5 +84,6 @@ export async function deliverOrderWebhook(job: Job, tenant: TenantDb, ctx: AppCo
     body,
   });
   const result = await deliverWebhook({ url, headers, body, policy: endpointPolicy(ctx) });
+  ctx.metrics.delivered("ucp", result.error === null ? "succeeded" : "failed");
   if (result.error !== null) retryOnSchedule(job, result.error);
 }

@@ -174,6 +174,7 @@ export async function deliverJob(job: Job, tenant: TenantDb, ctx: AppContext): P
   const event = findEvent(tenant, delivery.event_id);
   if (!event) return settle(tenant, delivery.id, "failed", "event no longer kept", Date.now());
   const result = await sendSigned(ctx, tenant, endpoint, delivery.message_id, JSON.stringify(event));
+  ctx.metrics.delivered("endpoint", result.error === null ? "succeeded" : "failed");
   const delay = immediately(tenant.sqlite, () => recordAttempt(ctx, tenant, delivery.id, job.id, result));
   if (delay !== null) throw new RetryAt(delay, result.error ?? "failed attempt");
 }
