@@ -32,6 +32,7 @@ import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
 import { restoreDataDir } from "./nodes/data-dir.ts";
+import { restoreFromReplica } from "./nodes/replication.ts";
 import { eraseShop, exportShop, importShop, restoreShop } from "./nodes/shop-files.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
 import { storeReadiness } from "./setup/module.ts";
@@ -50,6 +51,7 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   apikey revoke --id KEY_ID
   backup --out DIR
   restore --from DIR               a whole DATA_DIR from a backup; the DATA_DIR must hold no organization
+  restore --from-replica           a whole DATA_DIR from the REPLICA_URL bucket (Litestream); the DATA_DIR must be empty
   shop export --org ORG_ID --out FILE      one shop as one file: its database and its control-plane rows
   shop import --file FILE                  refused when its id, slug, hosts or rows are already here
   shop erase --org ORG_ID --yes [--backup DIR …]   its file, its rows, and its copies in those backups
@@ -366,14 +368,22 @@ async function run(ctx: AppContext, command: string, options: Options, args: str
   return handler(ctx, options, args);
 }
 
-/** `restore --from DIR`: the backup's databases become the DATA_DIR's, which must hold no organization yet. */
-function restoreCommand(options: Options): number {
+/**
+ * `restore --from DIR` (a backup) or `--from-replica` (the bucket Litestream streams to): the
+ * databases become the DATA_DIR's, which must hold no organization yet.
+ */
+async function restoreCommand(options: Options): Promise<number> {
   try {
-    const from = options.from;
-    if (typeof from !== "string" || from === "") throw new UsageError("--from is required");
-    const result = restoreDataDir(resolve(from), loadConfig().dataDir);
+    let result: { dataDir: string };
+    if (options["from-replica"] === true) result = await restoreFromReplica(loadConfig());
+    else {
+      const from = options.from;
+      if (typeof from !== "string" || from === "")
+        throw new UsageError("--from or --from-replica is required");
+      result = restoreDataDir(resolve(from), loadConfig().dataDir);
+    }
     console.log(
-      options.json ? JSON.stringify(result) : `Restored ${result.files} databases into ${result.dataDir}`,
+      options.json ? JSON.stringify(result) : `Restored ${result.dataDir}: ${JSON.stringify(result)}`,
     );
     return 0;
   } catch (error) {
@@ -421,6 +431,7 @@ export async function runCli(argv: string[]): Promise<number> {
         from: { type: "string" },
         backup: { type: "string", multiple: true },
         replace: { type: "boolean" },
+        "from-replica": { type: "boolean" },
       },
     });
   } catch (error) {

@@ -19,6 +19,20 @@ export interface Config {
   checkoutApiSecret: string | undefined;
   /** The bearer token `GET /metrics` wants; unset: the route is not served. */
   metricsToken: string | undefined;
+  /** Where Litestream replicates this node's databases (`REPLICA_URL`…); null: no replication. */
+  replica: {
+    /** `s3://bucket/prefix`. */
+    url: string;
+    /** An S3-compatible store's address (MinIO, R2, …); null: AWS. */
+    endpoint: string | null;
+    region: string;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+    /** How often Litestream ships the WAL: what a node lost with its disk may miss. */
+    syncIntervalMs: number;
+    /** The Litestream binary; null: the one the npm package ships for this platform. */
+    binary: string | null;
+  } | null;
   /** 32-byte key for provider secrets; unset outside production means a generated key file. */
   integrationEncryptionKey: Uint8Array | undefined;
   /** Payment providers: operator credentials, base URLs, earlier encryption keys, sweep and ingress limits. */
@@ -304,6 +318,24 @@ function webhooksConfig(env: Env, production: boolean): WebhooksConfig {
   return { allowHttpLocalhost };
 }
 
+/** `REPLICA_URL` (`s3://bucket/prefix`) and the settings that go with it; null when it is unset. */
+function replicaConfig(env: Env): Config["replica"] {
+  const url = read(env, "REPLICA_URL");
+  if (url === undefined) return null;
+  if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9._/-]*)?$/.test(url)) {
+    throw new ConfigError("REPLICA_URL", `must be s3://bucket[/prefix] (got "${url}")`);
+  }
+  return {
+    url,
+    endpoint: origin(env, "REPLICA_ENDPOINT") ?? null,
+    region: read(env, "REPLICA_REGION") ?? "us-east-1",
+    accessKeyId: read(env, "REPLICA_ACCESS_KEY_ID") ?? null,
+    secretAccessKey: read(env, "REPLICA_SECRET_ACCESS_KEY") ?? null,
+    syncIntervalMs: integer(env, "REPLICA_SYNC_INTERVAL_MS", 1000, 100, 3_600_000),
+    binary: read(env, "LITESTREAM_PATH") ?? null,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = read(env, "NODE_ENV") === "production";
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -345,6 +377,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
     checkoutApiSecret,
     metricsToken,
+    replica: replicaConfig(env),
     integrationEncryptionKey: encryptionKey(env, production),
     payments: paymentsConfig(env),
     agentProxyApiKey: proxyKey(env),

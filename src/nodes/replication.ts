@@ -1,0 +1,195 @@
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import type { AppContext } from "../app-context.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../core/errors.ts";
+import { markEveryOrganizationDue } from "../db/due-times.ts";
+
+// Continuous replication of this node's databases with Litestream (docs/scaling.md): the control
+// plane and every shop's file, each streamed to its own path in an S3-compatible bucket. Litestream
+// 0.3 (the npm package's) replicates the databases its configuration lists, one entry each, and
+// reads that configuration once: the supervisor writes it from the shops the control plane holds,
+// and starts Litestream again when that set changes (a shop created, imported or erased). Litestream
+// resumes each database from its own position, so a restart loses nothing; the WAL waits meanwhile.
+
+/** Where the replica is and how to reach it (`REPLICA_*`, src/config.ts). */
+export type ReplicaConfig = NonNullable<Config["replica"]>;
+
+/** How often the supervisor looks for shops created or erased (by this process or the command line). */
+const WATCH_MS = 2000;
+
+/** The Litestream binary of `@flydotio/litestream` for this machine. */
+export function litestreamBinary(replica: Pick<ReplicaConfig, "binary">): string {
+  if (replica.binary) return replica.binary;
+  const require = createRequire(import.meta.url);
+  try {
+    return require.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/litestream`);
+  } catch {
+    throw new ApiError(
+      "UNAVAILABLE",
+      `No Litestream binary for ${process.platform}-${process.arch}: set LITESTREAM_PATH`,
+    );
+  }
+}
+
+function bucketOf(url: string): { bucket: string; prefix: string } {
+  const parsed = new URL(url);
+  return { bucket: parsed.hostname, prefix: parsed.pathname.replace(/^\/+|\/+$/g, "") };
+}
+
+/** A database's replica path in the bucket: `<prefix>/platform`, `<prefix>/tenants/<org id>`. */
+const replicaPath = (prefix: string, name: string) => (prefix ? `${prefix}/${name}` : name);
+
+/**
+ * Litestream's configuration for the control plane and `orgIds`' files. Credentials are read from
+ * the child's environment (`${…}`, Litestream expands them), so the file holds no secret.
+ */
+export function litestreamConfig(dataDir: string, replica: ReplicaConfig, orgIds: readonly string[]): string {
+  const { bucket, prefix } = bucketOf(replica.url);
+  const entry = (path: string, name: string) =>
+    [
+      `  - path: ${path}`,
+      "    replicas:",
+      "      - type: s3",
+      `        bucket: ${bucket}`,
+      `        path: ${replicaPath(prefix, name)}`,
+      `        region: ${replica.region}`,
+      ...(replica.endpoint
+        ? [`        endpoint: ${replica.endpoint}`, "        force-path-style: true"]
+        : []),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Litestream expands ${…} from its environment
+      ...(replica.accessKeyId ? ["        access-key-id: ${REPLICA_ACCESS_KEY_ID}"] : []),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
+      ...(replica.secretAccessKey ? ["        secret-access-key: ${REPLICA_SECRET_ACCESS_KEY}"] : []),
+      `        sync-interval: ${replica.syncIntervalMs}ms`,
+    ].join("\n");
+  const dbs = [
+    entry(join(dataDir, "platform.sqlite"), "platform"),
+    ...orgIds.map((id) => entry(join(dataDir, "tenants", `${id}.sqlite`), `tenants/${id}`)),
+  ];
+  return `dbs:\n${dbs.join("\n")}\n`;
+}
+
+/** The child's environment: the credentials its configuration names, and nothing else of ours. */
+const childEnv = (replica: ReplicaConfig) => ({
+  PATH: process.env.PATH ?? "",
+  ...(replica.accessKeyId ? { REPLICA_ACCESS_KEY_ID: replica.accessKeyId } : {}),
+  ...(replica.secretAccessKey ? { REPLICA_SECRET_ACCESS_KEY: replica.secretAccessKey } : {}),
+});
+
+const organizationIds = (ctx: AppContext): string[] =>
+  (ctx.platform.sqlite.query("SELECT id FROM organizations ORDER BY id").all() as { id: string }[]).map(
+    (o) => o.id,
+  );
+
+/** Keeps one Litestream process replicating this node's databases, restarted when its shops change. */
+export class Replicator {
+  private child: Subprocess | null = null;
+  private shops = "";
+  private timer: Timer | null = null;
+  /** When the running Litestream was started (its configuration's age). */
+  startedAt = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly replica: ReplicaConfig,
+  ) {}
+
+  start(): void {
+    this.sync();
+    this.timer = setInterval(() => this.sync(), WATCH_MS);
+    this.timer.unref?.();
+  }
+
+  /** Starts Litestream again when the set of shops changed since it started (or it exited). */
+  private sync(): void {
+    const ids = organizationIds(this.ctx);
+    const shops = ids.join(",");
+    if (shops === this.shops && this.child && this.child.exitCode === null) return;
+    this.shops = shops;
+    // Every listed file must exist: one erased meanwhile is left out until the next look.
+    const present = ids.filter((id) => existsSync(join(this.ctx.config.dataDir, "tenants", `${id}.sqlite`)));
+    const file = join(this.ctx.config.dataDir, "litestream.yml");
+    mkdirSync(this.ctx.config.dataDir, { recursive: true });
+    writeFileSync(file, litestreamConfig(this.ctx.config.dataDir, this.replica, present), { mode: 0o600 });
+    this.child?.kill("SIGTERM");
+    this.child = Bun.spawn([litestreamBinary(this.replica), "replicate", "-config", file], {
+      env: childEnv(this.replica),
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    this.startedAt = Date.now();
+    this.ctx.log.info("replication (re)started", { shops: present.length, replica: this.replica.url });
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.child?.kill("SIGTERM");
+    this.child = null;
+  }
+}
+
+/** Runs Litestream's restore of one database to `out`; throws with what it said when it fails. */
+async function restoreDatabase(replica: ReplicaConfig, config: string, dbPath: string, out: string) {
+  // A shop created just before the node was lost may have no replica yet: nothing to bring back.
+  const args = ["restore", "-if-replica-exists", "-config", config, "-o", out, dbPath];
+  const child = Bun.spawn([litestreamBinary(replica), ...args], {
+    env: childEnv(replica),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    child.exited,
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  if (code !== 0)
+    throw new ApiError("UNAVAILABLE", `litestream restore ${dbPath}: ${(stderr || stdout).trim()}`);
+}
+
+/**
+ * A whole node back from the bucket alone, into a data directory that holds no organization: the
+ * control plane first, then the file of every shop it names. Every write Litestream shipped is
+ * there: all but the last sync interval's before the node was lost.
+ */
+export async function restoreFromReplica(config: Pick<Config, "dataDir" | "replica">) {
+  const replica = config.replica;
+  if (!replica) throw new ApiError("VALIDATION_ERROR", "REPLICA_URL is not set");
+  const { dataDir } = config;
+  if (existsSync(join(dataDir, "platform.sqlite")))
+    throw new ApiError("CONFLICT", `${dataDir} already holds a control plane`);
+  mkdirSync(join(dataDir, "tenants"), { recursive: true });
+  const file = join(dataDir, "litestream-restore.yml");
+  const platformPath = join(dataDir, "platform.sqlite");
+  writeFileSync(file, litestreamConfig(dataDir, replica, []), { mode: 0o600 });
+  await restoreDatabase(replica, file, platformPath, platformPath);
+  const platform = new Database(platformPath, { readonly: true });
+  let ids: string[];
+  try {
+    ids = (platform.query("SELECT id FROM organizations ORDER BY id").all() as { id: string }[]).map(
+      (o) => o.id,
+    );
+  } finally {
+    platform.close();
+  }
+  writeFileSync(file, litestreamConfig(dataDir, replica, ids), { mode: 0o600 });
+  const missing: string[] = [];
+  for (const id of ids) {
+    const path = join(dataDir, "tenants", `${id}.sqlite`);
+    await restoreDatabase(replica, file, path, path);
+    if (!existsSync(path)) missing.push(id);
+  }
+  // The control plane and the files were shipped at different moments: each shop's outbox and
+  // payment deadlines are read again from its file on the first start.
+  const restored = new Database(platformPath);
+  try {
+    markEveryOrganizationDue(restored);
+  } finally {
+    restored.close();
+  }
+  return { dataDir, shops: ids.length - missing.length, missing };
+}

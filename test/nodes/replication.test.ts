@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer } from "../crash/server-process.ts";
+import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { runCli } from "../helpers/cli.ts";
+import { makeShop, PT_ADDRESS } from "../helpers/shop.ts";
+import { type S3Server, startS3 } from "./s3.ts";
+
+// Litestream streams a node's databases to a bucket (an S3 server from npm on this machine) while
+// orders come in; the node is SIGKILLed; a new data directory is restored from the bucket alone and
+// served: every order acknowledged more than one replication interval before the kill is there,
+// and the gap (what the last interval held) is measured and reported.
+
+const INTERVAL_MS = 500;
+const HOST = "replicated.example";
+
+let s3: S3Server;
+let t: TestApp;
+let adminKey: string;
+let shippingMethodId: string;
+let variantId: string;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  s3 = await startS3();
+  t = makeTestApp();
+  const shop = await makeShop(t, "Replicated Shop", HOST);
+  adminKey = shop.org.key;
+  shippingMethodId = shop.ptShipping.id;
+  variantId = shop.shirt.variants[0].id;
+  await shop.admin.patch(`/v1/admin/inventory/${variantId}`, { onHand: 100_000 });
+  t.close();
+});
+afterAll(async () => {
+  t.cleanup();
+  await s3.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const replicaEnv = (prefix: string) => ({
+  REPLICA_URL: `s3://${s3.bucket}/${prefix}`,
+  REPLICA_ENDPOINT: s3.endpoint,
+  REPLICA_ACCESS_KEY_ID: "S3RVER",
+  REPLICA_SECRET_ACCESS_KEY: "S3RVER",
+  REPLICA_SYNC_INTERVAL_MS: String(INTERVAL_MS),
+});
+
+/** One shopper's checkout; the order's id and when its acknowledgement arrived. */
+async function checkout(url: string, n: number): Promise<{ id: string; at: number }> {
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { host: HOST, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { data: { id: string } } };
+  };
+  const cart = await call("/v1/carts", {
+    email: `buyer${n}@example.com`,
+    items: [{ variantId, quantity: 1 }],
+  });
+  await call(`/v1/carts/${cart.body.data.id}/shipping-address`, PT_ADDRESS);
+  await call(`/v1/carts/${cart.body.data.id}/shipping-method`, { shippingMethodId });
+  const placed = await call(`/v1/carts/${cart.body.data.id}/place-order`, {});
+  if (placed.status !== 201) throw new Error(`place-order: ${placed.status}`);
+  return { id: placed.body.data.id, at: Date.now() };
+}
+
+describe("continuous replication with Litestream", () => {
+  test("a node killed mid-stream is restored from the bucket alone with every order older than one interval", async () => {
+    const node = await startServer(t.dataDir, replicaEnv("node-a"));
+    // Litestream starts and takes its first snapshots.
+    await Bun.sleep(3 * INTERVAL_MS + 1000);
+    const acknowledged: { id: string; at: number }[] = [];
+    let n = 0;
+    const until = Date.now() + 3000;
+    const worker = async () => {
+      while (!node.killed) {
+        try {
+          acknowledged.push(await checkout(node.url, n++));
+        } catch (error) {
+          if (node.killed) return;
+          throw error;
+        }
+        if (Date.now() > until) break;
+      }
+    };
+    const workers = [worker(), worker()];
+    await Bun.sleep(3000);
+    const killedAt = Date.now();
+    await node.kill();
+    await Promise.all(workers);
+    expect(acknowledged.length).toBeGreaterThan(10);
+
+    const restoredDir = mkdtempSync(join(tmpdir(), "commerce-restored-"));
+    dirs.push(restoredDir);
+    const restore = await runCli(["restore", "--from-replica", "--json"], {
+      DATA_DIR: restoredDir,
+      LOG_LEVEL: "silent",
+      ...replicaEnv("node-a"),
+    });
+    expect(restore.stderr).toBe("");
+    expect(JSON.parse(restore.stdout)).toMatchObject({ shops: 1, missing: [] });
+
+    const restored = await startServer(restoredDir);
+    try {
+      const held = new Set<string>();
+      for (let page = 1; ; page++) {
+        const response = await fetch(`${restored.url}/v1/admin/orders?limit=100&page=${page}`, {
+          headers: { "x-api-key": adminKey },
+        });
+        const body = (await response.json()) as { data: { id: string }[] };
+        for (const order of body.data) held.add(order.id);
+        if (body.data.length < 100) break;
+      }
+      const old = acknowledged.filter((order) => order.at < killedAt - INTERVAL_MS);
+      const missingOld = old.filter((order) => !held.has(order.id));
+      expect(missingOld).toEqual([]);
+      const lost = acknowledged.filter((order) => !held.has(order.id));
+      const newestKept = Math.max(...acknowledged.filter((o) => held.has(o.id)).map((o) => o.at));
+      console.log(
+        `replication: ${acknowledged.length} orders acknowledged, ${held.size} restored, ${lost.length} lost ` +
+          `(all within the last ${killedAt - Math.min(...lost.map((o) => o.at), killedAt)} ms before the kill); ` +
+          `the newest restored was acknowledged ${killedAt - newestKept} ms before it (interval ${INTERVAL_MS} ms)`,
+      );
+    } finally {
+      await restored.kill();
+    }
+  }, 60_000);
+
+  test("a shop created while the node runs is replicated within seconds; one erased is dropped from what Litestream streams", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "commerce-replicating-"));
+    dirs.push(dataDir);
+    const node = await startServer(dataDir, replicaEnv("node-b"));
+    try {
+      const created = await runCli(["org", "create", "--name", "Late Shop", "--json"], {
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+      });
+      const orgId = JSON.parse(created.stdout).id as string;
+      const listed = async () =>
+        await (await fetch(`${s3.endpoint}/${s3.bucket}?prefix=node-b/tenants/&delimiter=/`)).text();
+      const deadline = Date.now() + 15_000;
+      while (!(await listed()).includes(`node-b/tenants/${orgId}/`) && Date.now() < deadline)
+        await Bun.sleep(200);
+      expect(await listed()).toContain(`node-b/tenants/${orgId}/`);
+
+      const erased = await runCli(["shop", "erase", "--org", orgId, "--yes", "--json"], {
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+      });
+      expect(erased.code).toBe(0);
+      const config = () => Bun.file(join(dataDir, "litestream.yml")).text();
+      const until = Date.now() + 15_000;
+      while ((await config()).includes(orgId) && Date.now() < until) await Bun.sleep(200);
+      expect(await config()).not.toContain(orgId);
+      expect(await config()).toContain("platform.sqlite");
+    } finally {
+      await node.kill();
+    }
+  }, 60_000);
+});
