@@ -1,16 +1,44 @@
-import type { Module } from "../core/module.ts";
+import type { Module, Service } from "../core/module.ts";
+import { jsonResponse } from "../core/respond.ts";
+import { operatorRefusal } from "../system/metrics-route.ts";
 import { Replicator } from "./replication.ts";
 
 // The replicator of a started service, when REPLICA_URL is set.
 const replicators = new WeakMap<object, Replicator>();
 
 /**
+ * `GET /ready` for orchestrators (the operator's token, as `/metrics`): 200 when the node can serve
+ * and its replicas are current, else 503 with the reasons. `GET /v1/health` stays public and minimal.
+ */
+function readiness(service: Service): Response {
+  const reasons: string[] = service.ctx.storage.degraded().map((reason) => reason.code);
+  const replica = service.ctx.config.replica;
+  const replication = replica ? (replicators.get(service.ctx)?.status() ?? null) : undefined;
+  if (replica && !replication?.running) reasons.push("REPLICATION_NOT_RUNNING");
+  else if (replica && !replication?.current) reasons.push("REPLICATION_BEHIND_SHOPS");
+  const body = {
+    ready: reasons.length === 0,
+    reasons,
+    replication: replication === undefined ? { configured: false } : { configured: true, ...replication },
+  };
+  return jsonResponse(reasons.length === 0 ? 200 : 503, body);
+}
+
+/**
  * The shops of this node as files (docs/scaling.md): export, import, erase and restore one shop
- * (the command line's), and their continuous replication with Litestream while the service runs.
+ * (the command line's), their continuous replication with Litestream while the service runs, and
+ * the node's readiness.
  */
 export const nodesModule: Module = {
   name: "nodes",
   operations: [],
+  routes: (service) => [
+    {
+      method: "GET",
+      path: "/ready",
+      handle: (request) => operatorRefusal(service.ctx, request) ?? readiness(service),
+    },
+  ],
   start(service) {
     const replica = service.ctx.config.replica;
     if (!replica) return;

@@ -125,6 +125,17 @@ export class Replicator {
     this.ctx.log.info("replication (re)started", { shops: present.length, replica: this.replica.url });
   }
 
+  /**
+   * Whether the replicas are current: Litestream runs, over every shop the control plane holds now
+   * (a shop created in the last seconds is taken up at the next look).
+   */
+  status(): { running: boolean; current: boolean; shops: number; since: string | null } {
+    const running = this.child !== null && this.child.exitCode === null;
+    const current = running && organizationIds(this.ctx).join(",") === this.shops;
+    const shops = this.shops === "" ? 0 : this.shops.split(",").length;
+    return { running, current, shops, since: this.startedAt ? new Date(this.startedAt).toISOString() : null };
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

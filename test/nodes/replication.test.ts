@@ -133,8 +133,17 @@ describe("continuous replication with Litestream", () => {
   test("a shop created while the node runs is replicated within seconds; one erased is dropped from what Litestream streams", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "commerce-replicating-"));
     dirs.push(dataDir);
-    const node = await startServer(dataDir, replicaEnv("node-b"));
+    const token = "r".repeat(40);
+    const node = await startServer(dataDir, { ...replicaEnv("node-b"), METRICS_TOKEN: token });
+    const readiness = async () => {
+      const response = await fetch(`${node.url}/ready`, { headers: { authorization: `Bearer ${token}` } });
+      return {
+        status: response.status,
+        body: (await response.json()) as { replication: { current: boolean } },
+      };
+    };
     try {
+      expect((await readiness()).status).toBe(200);
       const created = await runCli(["org", "create", "--name", "Late Shop", "--json"], {
         DATA_DIR: dataDir,
         LOG_LEVEL: "silent",
@@ -146,6 +155,8 @@ describe("continuous replication with Litestream", () => {
       while (!(await listed()).includes(`node-b/tenants/${orgId}/`) && Date.now() < deadline)
         await Bun.sleep(200);
       expect(await listed()).toContain(`node-b/tenants/${orgId}/`);
+      // Ready again: its replicas cover every shop the control plane holds.
+      expect(await readiness()).toMatchObject({ status: 200, body: { replication: { current: true } } });
 
       const erased = await runCli(["shop", "erase", "--org", orgId, "--yes", "--json"], {
         DATA_DIR: dataDir,

@@ -49,6 +49,15 @@ async function scrape(): Promise<Map<string, number>> {
   return series;
 }
 
+describe("GET /ready", () => {
+  test("the operator's token again; ready while storage holds and no replication is asked for", async () => {
+    expect((await t.request("/ready")).status).toBe(401);
+    const ready = await t.json("/ready", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ ready: true, reasons: [], replication: { configured: false } });
+  });
+});
+
 describe("GET /metrics", () => {
   test("wants the token: none or another is a 401, and without METRICS_TOKEN the route is not there", async () => {
     for (const authorization of [undefined, "Bearer wrong", `Basic ${TOKEN}`]) {
