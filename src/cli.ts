@@ -32,7 +32,7 @@ import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
 import { restoreDataDir } from "./nodes/data-dir.ts";
-import { restoreFromReplica } from "./nodes/replication.ts";
+import { eraseReplicaAfterLastSync, restoreFromReplica } from "./nodes/replication.ts";
 import { eraseShop, exportShop, importShop, restoreShop } from "./nodes/shop-files.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
 import { storeReadiness } from "./setup/module.ts";
@@ -320,15 +320,19 @@ async function shopImport(ctx: AppContext, options: Options): Promise<Outcome> {
   return [result, `Imported ${result.orgId} (${result.rows} control-plane rows)`];
 }
 
-function shopErase(ctx: AppContext, options: Options): Outcome {
+async function shopErase(ctx: AppContext, options: Options): Promise<Outcome> {
   const id = need(options, "org");
   if (options.yes !== true)
     throw new UsageError(`shop erase removes ${id} and every copy named for good; add --yes`);
   const backups = ((options.backup as unknown as string[] | undefined) ?? []).map((dir) => resolve(dir));
-  const result = eraseShop(ctx, id, backups);
+  const erased = eraseShop(ctx, id, backups);
+  const replica = ctx.config.replica;
+  const replicaObjects = replica ? await eraseReplicaAfterLastSync(replica, id) : 0;
+  const result = { ...erased, replicaObjects };
   return [
     result,
-    `Erased ${id}: ${result.controlPlaneRows} control-plane rows, its file, ${backups.length} backups`,
+    `Erased ${id}: ${erased.controlPlaneRows} control-plane rows, its file, ${backups.length} backups, ` +
+      `${replicaObjects} objects of its replica`,
   ];
 }
 

@@ -204,3 +204,37 @@ export async function restoreFromReplica(config: Pick<Config, "dataDir" | "repli
   }
   return { dataDir, shops: ids.length - missing.length, missing };
 }
+
+/**
+ * Deletes what the bucket holds of one shop (`<prefix>/tenants/<org id>/`, every generation): for
+ * an erasure request, after the shop left what Litestream streams. Answers how many objects went.
+ */
+export async function eraseReplica(replica: ReplicaConfig, orgId: string): Promise<number> {
+  const { bucket, prefix } = bucketOf(replica.url);
+  const client = new Bun.S3Client({
+    bucket,
+    region: replica.region,
+    ...(replica.endpoint ? { endpoint: replica.endpoint } : {}),
+    ...(replica.accessKeyId ? { accessKeyId: replica.accessKeyId } : {}),
+    ...(replica.secretAccessKey ? { secretAccessKey: replica.secretAccessKey } : {}),
+  });
+  const shopPrefix = `${replicaPath(prefix, `tenants/${orgId}`)}/`;
+  let deleted = 0;
+  for (;;) {
+    const page = await client.list({ prefix: shopPrefix, maxKeys: 1000 });
+    const keys = (page.contents ?? []).map((object) => object.key);
+    for (const key of keys) await client.delete(key);
+    deleted += keys.length;
+    if (keys.length === 0 || !page.isTruncated) return deleted;
+  }
+}
+
+/**
+ * `eraseReplica` twice: now, and once a running server's Litestream has let the shop go (it looks
+ * every WATCH_MS, and may ship one last segment of the file it had open before it restarts).
+ */
+export async function eraseReplicaAfterLastSync(replica: ReplicaConfig, orgId: string): Promise<number> {
+  const first = await eraseReplica(replica, orgId);
+  await Bun.sleep(2 * WATCH_MS + replica.syncIntervalMs);
+  return first + (await eraseReplica(replica, orgId));
+}

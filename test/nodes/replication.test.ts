@@ -130,7 +130,7 @@ describe("continuous replication with Litestream", () => {
     }
   }, 60_000);
 
-  test("a shop created while the node runs is replicated within seconds; one erased is dropped from what Litestream streams", async () => {
+  test("a shop created while the node runs is replicated within seconds; one erased is dropped from what Litestream streams and from the bucket", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "commerce-replicating-"));
     dirs.push(dataDir);
     const token = "r".repeat(40);
@@ -161,8 +161,12 @@ describe("continuous replication with Litestream", () => {
       const erased = await runCli(["shop", "erase", "--org", orgId, "--yes", "--json"], {
         DATA_DIR: dataDir,
         LOG_LEVEL: "silent",
+        ...replicaEnv("node-b"),
       });
       expect(erased.code).toBe(0);
+      expect(JSON.parse(erased.stdout).replicaObjects).toBeGreaterThan(0);
+      // Nothing of the shop is left in the bucket either.
+      expect(await listed()).not.toContain(`node-b/tenants/${orgId}/`);
       const config = () => Bun.file(join(dataDir, "litestream.yml")).text();
       const until = Date.now() + 15_000;
       while ((await config()).includes(orgId) && Date.now() < until) await Bun.sleep(200);
