@@ -210,7 +210,7 @@ function mountOperations({ elysia, routes, states }: Router, declared: Operation
 function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
-      routes.add(route.method, route.path, route.cors);
+      routes.add(route.method, route.path, route.cors, route.bodyLimit);
       elysia.route(
         route.method,
         route.path,
@@ -250,6 +250,7 @@ function requestHandler(
   adapter: HttpAdapter,
   cors: Cors,
   challenge: string | undefined,
+  intercept: (request: Request) => Promise<Response> | null,
 ): App["fetch"] {
   const { config, log } = ctx;
   const { elysia, states } = router;
@@ -268,7 +269,7 @@ function requestHandler(
       checkDeclaredLength(request, config.maxBodyBytes, router.routes);
       response =
         (origin !== null && cors.preflight(request, origin)) ||
-        (await (adapter.answerKept(request, state) ?? handle(request)));
+        (await (intercept(request) ?? adapter.answerKept(request, state) ?? handle(request)));
     } catch (error) {
       response = errorResponse(error, ctx, state.id);
     }
@@ -296,6 +297,18 @@ function requestHandler(
       requestId: state.id,
     });
     return response;
+  };
+}
+
+/** The modules' `intercept`s as one, asked in module order (none: nothing is asked). */
+function interceptor(all: readonly Module[], service: Service) {
+  const hooks = all.flatMap((module) => (module.intercept ? [module.intercept] : []));
+  return (request: Request): Promise<Response> | null => {
+    for (const hook of hooks) {
+      const answer = hook(request, service);
+      if (answer) return answer;
+    }
+    return null;
   };
 }
 
@@ -358,7 +371,7 @@ export function createApp(config: Config, extraModules: Module[] = []): App {
     operations: declared,
     executor,
     outbox,
-    fetch: requestHandler(ctx, router, adapter, cors, challenge),
+    fetch: requestHandler(ctx, router, adapter, cors, challenge, interceptor(all, service)),
     start: lifecycle.start,
     close() {
       lifecycle.stop();

@@ -32,6 +32,7 @@ import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
 import { restoreDataDir } from "./nodes/data-dir.ts";
+import { moveShop, proxyConfig } from "./nodes/operator.ts";
 import { eraseReplicaAfterLastSync, restoreFromReplica } from "./nodes/replication.ts";
 import { eraseShop, exportShop, importShop, restoreShop } from "./nodes/shop-files.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
@@ -56,6 +57,8 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   shop import --file FILE                  refused when its id, slug, hosts or rows are already here
   shop erase --org ORG_ID --yes [--backup DIR …]   its file, its rows, and its copies in those backups
   shop restore --org ORG_ID --from DIR [--replace]  one shop from a backup (--replace: over the one here)
+  shop move --org ORG_ID --from URL --to URL       one shop from a node to another, under traffic (NODE_TOKEN)
+  proxy-config --node NAME=URL [--node …] --out FILE   the proxy's map of hosts to nodes (NODE_TOKEN)
   readiness ORG                    what still blocks selling (ORG: slug or id); exits 0 when ready, 1 when not
   seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
   integrations rekey [--org ORG_ID]  re-encrypts payment-provider secrets under INTEGRATION_ENCRYPTION_KEY
@@ -343,6 +346,37 @@ async function shopRestore(ctx: AppContext, options: Options): Promise<Outcome> 
   return [result, `Restored ${result.orgId} (${result.rows} control-plane rows)`];
 }
 
+function nodeToken(ctx: AppContext): string {
+  const token = ctx.config.nodeToken;
+  if (!token) throw new UsageError("NODE_TOKEN must be set: the nodes' /ops routes want it");
+  return token;
+}
+
+async function shopMove(ctx: AppContext, options: Options): Promise<Outcome> {
+  const result = await moveShop(
+    need(options, "org"),
+    need(options, "from"),
+    need(options, "to"),
+    nodeToken(ctx),
+  );
+  return [
+    result,
+    `Moved ${result.orgId} to ${result.to}; its writes were refused for ${result.writesRefusedMs} ms`,
+  ];
+}
+
+async function proxyConfigCommand(ctx: AppContext, options: Options): Promise<Outcome> {
+  const nodes = ((options.node as unknown as string[] | undefined) ?? []).map((entry) => {
+    const [name, url] = entry.split("=", 2);
+    if (!name || !url || !/^https?:\/\//.test(url))
+      throw new UsageError(`--node takes NAME=URL (got "${entry}")`);
+    return { name, url: url.replace(/\/+$/, "") };
+  });
+  if (nodes.length === 0) throw new UsageError("--node NAME=URL is required (one per node)");
+  const result = await proxyConfig(nodes, nodeToken(ctx), resolve(need(options, "out")));
+  return [result, `Wrote ${result.hosts} hosts to ${result.file}`];
+}
+
 /** Each command by its words (`org create`, `backup`). */
 const COMMANDS: Record<string, Command> = {
   "org create": orgCreate,
@@ -360,6 +394,8 @@ const COMMANDS: Record<string, Command> = {
   "shop import": shopImport,
   "shop erase": shopErase,
   "shop restore": shopRestore,
+  "shop move": shopMove,
+  "proxy-config": proxyConfigCommand,
   seed: seedCommand,
   readiness: readinessCommand,
   "integrations rekey": integrationsRekey,
@@ -436,6 +472,8 @@ export async function runCli(argv: string[]): Promise<number> {
         backup: { type: "string", multiple: true },
         replace: { type: "boolean" },
         "from-replica": { type: "boolean" },
+        to: { type: "string" },
+        node: { type: "string", multiple: true },
       },
     });
   } catch (error) {
@@ -451,7 +489,9 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const singleWord = ["backup", "restore", "healthcheck", "seed", "readiness"].includes(positionals[0]!);
+  const singleWord = ["backup", "restore", "healthcheck", "seed", "readiness", "proxy-config"].includes(
+    positionals[0]!,
+  );
   const command = singleWord ? positionals[0]! : positionals.slice(0, 2).join(" ");
   const args = positionals.slice(singleWord ? 1 : 2);
   if (command === "healthcheck") return healthcheck();

@@ -19,6 +19,8 @@ export interface Config {
   checkoutApiSecret: string | undefined;
   /** The bearer token `GET /metrics` wants; unset: the route is not served. */
   metricsToken: string | undefined;
+  /** The bearer token of the nodes' and the operator's `/ops` routes (moving shops); unset: not served. */
+  nodeToken: string | undefined;
   /** Where Litestream replicates this node's databases (`REPLICA_URL`…); null: no replication. */
   replica: {
     /** `s3://bucket/prefix`. */
@@ -354,6 +356,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("METRICS_TOKEN", "must be at least 32 characters when set");
   }
 
+  const nodeToken = read(env, "NODE_TOKEN");
+  if (nodeToken !== undefined && nodeToken.length < 32) {
+    throw new ConfigError("NODE_TOKEN", "must be at least 32 characters when set");
+  }
+
   const agentDeviceAuthPage = read(env, "AGENT_DEVICE_AUTH_PAGE") ?? "/device/capabilities";
   if (!/^\/[A-Za-z0-9/_.-]*$/.test(agentDeviceAuthPage)) {
     throw new ConfigError(
@@ -377,6 +384,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutUrl: origin(env, "CHECKOUT_URL") ?? apiPublicUrl,
     checkoutApiSecret,
     metricsToken,
+    nodeToken,
     replica: replicaConfig(env),
     integrationEncryptionKey: encryptionKey(env, production),
     payments: paymentsConfig(env),

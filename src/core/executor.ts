@@ -446,6 +446,8 @@ export class Executor {
           };
 
     const transaction = () => {
+      // Checked in the transaction: a call queued before the shop froze is refused as well.
+      if (this.ctx.tenants.isFrozen(tenant.orgId)) throw moving();
       const stored = record && findStored(this.ctx, tenant, record);
       if (stored) return { outcome: { ...stored, replayed: true }, data: undefined };
       const result = op.handler(call as never);
@@ -504,6 +506,12 @@ function cacheKey(op: Operation, input: Record<string, unknown>): string {
   for (const _ in input) return `${op.operationId} ${JSON.stringify(input)}`;
   return op.operationId;
 }
+
+/** A write to a shop being handed to another node (`shop move`): refused for the moment it takes. */
+const moving = () =>
+  new ApiError("UNAVAILABLE", "This shop is moving to another node: try again in a moment", undefined, {
+    "retry-after": "2",
+  });
 
 /**
  * Idempotency keys are scoped so that callers never share a key space: an API key, a dashboard

@@ -43,6 +43,8 @@ export interface RawRoute {
   path: string;
   /** `any`: a public protocol endpoint browsers on any origin may call (CORS `*`, no credentials). */
   cors?: "any";
+  /** Its own request body limit, in place of MAX_BODY_BYTES (a shop's file sent whole). */
+  bodyLimit?: number;
   handle(
     request: Request,
     params: Record<string, string>,
@@ -101,6 +103,12 @@ export interface Module {
     validated: ValidatedInput,
     service: Service,
   ) => void;
+  /**
+   * Answers a request before any route does, or null to let it through (the nodes module: a
+   * request for a shop that moved to another node is forwarded there). Runs on every request:
+   * deciding must cost a lookup, not an await.
+   */
+  intercept?: (request: Request, service: Service) => Promise<Response> | null;
   /** Routes outside the operation registry, mounted beside the operations. */
   routes?: (service: Service) => RawRoute[];
   /**

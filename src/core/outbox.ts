@@ -239,6 +239,8 @@ export class Outbox {
   }
 
   private async drainTenant(orgId: string, now: number): Promise<void> {
+    // A shop being handed to another node runs no work here: its file, outbox included, goes there.
+    if (this.ctx.tenants.isFrozen(orgId)) return this.schedule(orgId, now + BASE_DELAY_MS);
     const tenant = this.ctx.tenants.acquire(orgId);
     try {
       const rows = tenant.sqlite

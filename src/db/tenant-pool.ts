@@ -68,6 +68,9 @@ export class TenantPool {
   /** Filled by the app with its modules' reactions to events. */
   readonly reactions: EventReactions = { list: [] };
 
+  /** Shops whose writes are refused for now: their file is being handed to another node. */
+  private readonly frozen = new Set<string>();
+
   constructor(
     dataDir: string,
     private readonly capacity: number,
@@ -106,6 +109,19 @@ export class TenantPool {
       this.discard(orgId);
       throw error;
     }
+  }
+
+  /** From now on the shop's writes are refused (the executor's and the outbox's), until `thaw`. */
+  freeze(orgId: string): void {
+    this.frozen.add(orgId);
+  }
+
+  thaw(orgId: string): void {
+    this.frozen.delete(orgId);
+  }
+
+  isFrozen(orgId: string): boolean {
+    return this.frozen.size > 0 && this.frozen.has(orgId);
   }
 
   /** Where an organization's file is (for a file brought in whole: an imported shop). */

@@ -1,6 +1,7 @@
 import type { Module, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
 import { operatorRefusal } from "../system/metrics-route.ts";
+import { forwarded, opsRoutes } from "./moves.ts";
 import { Replicator } from "./replication.ts";
 
 // The replicator of a started service, when REPLICA_URL is set.
@@ -26,19 +27,22 @@ function readiness(service: Service): Response {
 
 /**
  * The shops of this node as files (docs/scaling.md): export, import, erase and restore one shop
- * (the command line's), their continuous replication with Litestream while the service runs, and
- * the node's readiness.
+ * (the command line's), their continuous replication with Litestream while the service runs, the
+ * node's readiness, and moving a shop to another node (`/ops`, and forwarding what still comes here).
  */
 export const nodesModule: Module = {
   name: "nodes",
   operations: [],
+  tables: { file: "src/nodes/tables.ts", database: "platform" },
   routes: (service) => [
     {
       method: "GET",
       path: "/ready",
       handle: (request) => operatorRefusal(service.ctx, request) ?? readiness(service),
     },
+    ...opsRoutes(service),
   ],
+  intercept: (request, service) => forwarded(service.ctx, request),
   start(service) {
     const replica = service.ctx.config.replica;
     if (!replica) return;

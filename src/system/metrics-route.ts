@@ -10,18 +10,24 @@ import { jsonResponse } from "../core/respond.ts";
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
 /**
- * The refusal of a request to an operator's route (metrics, readiness), or null when it presents
- * METRICS_TOKEN: 404 while the token is unset (the routes are not served), else 401.
+ * The refusal of a request to an operator's route (metrics and readiness: METRICS_TOKEN; the
+ * nodes' `/ops`: NODE_TOKEN), or null when it presents the token: 404 while the token is unset
+ * (the routes are not served), else 401.
  */
-export function operatorRefusal(ctx: AppContext, request: Request): Response | null {
-  const token = ctx.config.metricsToken;
+export function operatorRefusal(
+  ctx: AppContext,
+  request: Request,
+  which: "metricsToken" | "nodeToken" = "metricsToken",
+): Response | null {
+  const token = ctx.config[which];
   if (token === undefined) return jsonResponse(404, { error: "Not found", code: "NOT_FOUND", status: 404 });
   const given = /^bearer[ \t]+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
   if (timingSafeEqual(digest(given), digest(token))) return null;
+  const name = which === "metricsToken" ? "METRICS_TOKEN" : "NODE_TOKEN";
   return jsonResponse(
     401,
-    { error: "Send Authorization: Bearer <METRICS_TOKEN>", code: "UNAUTHORIZED", status: 401 },
-    { "www-authenticate": 'Bearer realm="metrics"' },
+    { error: `Send Authorization: Bearer <${name}>`, code: "UNAUTHORIZED", status: 401 },
+    { "www-authenticate": `Bearer realm="${which === "metricsToken" ? "metrics" : "ops"}"` },
   );
 }
 

@@ -6,15 +6,18 @@ import { startServer } from "../crash/server-process.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeShop, PT_ADDRESS } from "../helpers/shop.ts";
+import { startHaproxy } from "./haproxy.ts";
 import { type S3Server, startS3 } from "./s3.ts";
 
 // Litestream streams a node's databases to a bucket (an S3 server from npm on this machine) while
 // orders come in; the node is SIGKILLed; a new data directory is restored from the bucket alone and
-// served: every order acknowledged more than one replication interval before the kill is there,
-// and the gap (what the last interval held) is measured and reported.
+// served by a second node, which the proxy's map (written from it) sends the shop's requests to:
+// every order acknowledged more than one replication interval before the kill is there, and the
+// gap (what the last interval held) is measured and reported.
 
 const INTERVAL_MS = 500;
 const HOST = "replicated.example";
+const TOKEN = "n".repeat(40);
 
 let s3: S3Server;
 let t: TestApp;
@@ -104,7 +107,7 @@ describe("continuous replication with Litestream", () => {
     expect(restore.stderr).toBe("");
     expect(JSON.parse(restore.stdout)).toMatchObject({ shops: 1, missing: [] });
 
-    const restored = await startServer(restoredDir);
+    const restored = await startServer(restoredDir, { NODE_TOKEN: TOKEN });
     try {
       const held = new Set<string>();
       for (let page = 1; ; page++) {
@@ -114,6 +117,24 @@ describe("continuous replication with Litestream", () => {
         const body = (await response.json()) as { data: { id: string }[] };
         for (const order of body.data) held.add(order.id);
         if (body.data.length < 100) break;
+      }
+      // The proxy's map, written from what the new node holds, sends the shop's requests to it.
+      const map = join(restoredDir, "shops.map");
+      const written = await runCli(["proxy-config", "--node", `b=${restored.url}`, "--out", map], {
+        NODE_TOKEN: TOKEN,
+        DATA_DIR: restoredDir,
+        LOG_LEVEL: "silent",
+      });
+      expect(written.code).toBe(0);
+      const proxy = await startHaproxy(map, { b: restored.url }, "b");
+      try {
+        const first = acknowledged[0]!.id;
+        const through = await fetch(`${proxy.url}/v1/admin/orders/${first}`, {
+          headers: { host: HOST, "x-api-key": adminKey },
+        });
+        expect(through.status).toBe(200);
+      } finally {
+        await proxy.stop();
       }
       const old = acknowledged.filter((order) => order.at < killedAt - INTERVAL_MS);
       const missingOld = old.filter((order) => !held.has(order.id));

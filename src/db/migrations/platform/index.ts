@@ -8,6 +8,7 @@ import m3 from "./0003_outbox_due.sql" with { type: "text" };
 import m4 from "./0004_account_links_and_mail_outbox.sql" with { type: "text" };
 import m5 from "./0005_oauth.sql" with { type: "text" };
 import m6 from "./0006_oauth_client_logo.sql" with { type: "text" };
+import m7 from "./0007_moved_shops.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -19,5 +20,6 @@ export const migrations: EmbeddedMigrations = {
     "0004_account_links_and_mail_outbox": m4,
     "0005_oauth": m5,
     "0006_oauth_client_logo": m6,
+    "0007_moved_shops": m7,
   },
 };

@@ -1,0 +1,62 @@
+import { writeFileSync } from "node:fs";
+import { ApiError } from "../core/errors.ts";
+
+// The operator's side of several nodes (docs/scaling.md, "Several nodes"): `shop move` drives the
+// `/ops` routes of two nodes, and `proxy-config` writes the proxy's routing map from what each node
+// holds. Both speak to the nodes over HTTP with NODE_TOKEN.
+
+async function ops(base: string, token: string, method: string, path: string, body?: ArrayBuffer | string) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body instanceof ArrayBuffer ? { "content-type": "application/vnd.sqlite3" } : {}),
+    },
+    body,
+  });
+  if (!response.ok) {
+    throw new ApiError(
+      "UNAVAILABLE",
+      `${method} ${base}${path}: ${response.status} ${await response.text()}`,
+    );
+  }
+  return response;
+}
+
+/**
+ * Moves a shop from one node to another: its writes refused on the source (503 with Retry-After)
+ * only from the freeze until the target holds it; answers how long that was. Should a step fail
+ * before the target took the shop, the source is let go again and keeps serving it.
+ */
+export async function moveShop(orgId: string, from: string, to: string, token: string) {
+  await ops(from, token, "POST", `/ops/shops/${orgId}/freeze`);
+  const frozenAt = performance.now();
+  let imported = false;
+  try {
+    const archive = await (await ops(from, token, "GET", `/ops/shops/${orgId}/export`)).arrayBuffer();
+    await ops(to, token, "POST", "/ops/shops/import", archive);
+    imported = true;
+    await ops(from, token, "POST", `/ops/shops/${orgId}/moved`, JSON.stringify({ to }));
+  } catch (error) {
+    if (!imported) await ops(from, token, "POST", `/ops/shops/${orgId}/thaw`).catch(() => {});
+    throw error;
+  }
+  return { orgId, from, to, writesRefusedMs: Math.round(performance.now() - frozenAt) };
+}
+
+/**
+ * The proxy's map from each node's hosts: HAProxy's `map` file format (`<host> <backend>` a line),
+ * the backend being the node's name; a haproxy.cfg routes with
+ * `use_backend %[req.hdr(host),lower,field(1,:),map(/etc/haproxy/shops.map)]`.
+ */
+export async function proxyConfig(nodes: { name: string; url: string }[], token: string, out: string) {
+  const lines: string[] = [];
+  for (const node of nodes) {
+    const { hosts } = (await (await ops(node.url, token, "GET", "/ops/hosts")).json()) as {
+      hosts: { host: string }[];
+    };
+    for (const { host } of hosts) lines.push(`${host} ${node.name}`);
+  }
+  writeFileSync(out, `${lines.sort().join("\n")}\n`);
+  return { file: out, hosts: lines.length };
+}
