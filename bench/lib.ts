@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark harness: child processes, wrk runs, medians and tables.
 // Run on demand only (see bench/README.md); nothing here is picked up by `bun test`.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -121,6 +121,47 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** Settings of an app created in the script's own process on `dataDir`: quiet, no demo shop, no disk floor. */
+export function inProcessEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { DATA_DIR: dataDir, LOG_LEVEL: "silent", DEMO_TENANT: "false", MIN_FREE_DISK_MB: "0", ...extra };
+}
+
+/** Resident memory of a process now and its high-water mark (VmHWM), in MB (Linux /proc). */
+export function rssMb(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { rss: (kb("VmRSS") * 1024) / 1e6, hwm: (kb("VmHWM") * 1024) / 1e6 };
+}
+
+/** File descriptors a process holds open (Linux /proc). */
+export const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** Pids of the processes whose parent is `pid` and whose name (`comm`) is `name` (Linux /proc). */
+export function childPids(pid: number, name: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid && comm === name) found.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+/** Milliseconds of one GET answered 200 with `host` as its Host header; throws on any other status. */
+export async function getMs(base: string, host: string, path = "/v1/products?limit=20"): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, { headers: { host } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${path} (${host}) answered ${response.status}: ${text}`);
+  return performance.now() - started;
 }
 
 function assertLoopback(url: string): void {

@@ -7,15 +7,7 @@
 // BENCH_BINARY=1 measures dist/commerce, BENCH_BINARY=<path> that executable; BENCH_POOL sets
 // TENANT_POOL_SIZE of the service)
 import { Database } from "bun:sqlite";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createOrganization } from "../src/auth/service.ts";
@@ -29,13 +21,17 @@ import {
   type Child,
   ensureWrk,
   envInt,
+  fdCount,
   fmt,
+  getMs,
+  inProcessEnv,
   luaString,
   makeTempDir,
   median,
   percentile,
   printTable,
   ROOT,
+  rssMb,
   runWrk,
   saveResults,
   sleep,
@@ -64,15 +60,7 @@ const hostOf = (i: number) => `${slugOf(i)}.${DOMAIN}`;
  * files, and the same bytes.
  */
 function seed(dataDir: string, shops: number): void {
-  const app = createApp(
-    loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "silent",
-      DEMO_TENANT: "false",
-      MIN_FREE_DISK_MB: "0",
-      PLATFORM_DOMAIN: DOMAIN,
-    }),
-  );
+  const app = createApp(loadConfig(inProcessEnv(dataDir, { PLATFORM_DOMAIN: DOMAIN })));
   const started = performance.now();
   const template = createOrganization(app.ctx, { name: "Shop 0", slug: slugOf(0) });
   const templateFile = join(dataDir, "tenants", `${template.id}.sqlite`);
@@ -120,14 +108,6 @@ function orgIds(dataDir: string): string[] {
 
 // ------------------------------------------------------------------------------- process figures
 
-function rssMb(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
-  return { rss: (kb("VmRSS") * 1024) / 1e6, hwm: (kb("VmHWM") * 1024) / 1e6 };
-}
-
-const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-
 /** Highest RSS seen while `work` runs, read every 100 ms. */
 async function peakDuring(pid: number, work: Promise<unknown>): Promise<number> {
   let peak = rssMb(pid).rss;
@@ -141,14 +121,6 @@ async function peakDuring(pid: number, work: Promise<unknown>): Promise<number> 
   }
   await work;
   return peak;
-}
-
-async function getMs(base: string, host: string, path = "/v1/products?limit=20"): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${base}${path}`, { headers: { host } });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${path} (${host}) answered ${response.status}: ${text}`);
-  return performance.now() - started;
 }
 
 const command = (() => {

@@ -30,7 +30,7 @@ export interface Config {
     region: string;
     accessKeyId: string | null;
     secretAccessKey: string | null;
-    /** How often Litestream ships the WAL: what a node lost with its disk may miss. */
+    /** How late an acknowledged write may reach the bucket: what a node lost with its disk may miss. */
     syncIntervalMs: number;
     /** The Litestream binary; null: the one the npm package ships for this platform. */
     binary: string | null;

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -40,6 +40,9 @@ function bucketOf(url: string): { bucket: string; prefix: string } {
   return { bucket: parsed.hostname, prefix: parsed.pathname.replace(/^\/+|\/+$/g, "") };
 }
 
+/** A third of the replication interval: how often Litestream looks at each WAL, and how often it ships it. */
+const third = (replica: ReplicaConfig) => Math.max(50, Math.floor(replica.syncIntervalMs / 3));
+
 /** A database's replica path in the bucket: `<prefix>/platform`, `<prefix>/tenants/<org id>`. */
 const replicaPath = (prefix: string, name: string) => (prefix ? `${prefix}/${name}` : name);
 
@@ -52,6 +55,9 @@ export function litestreamConfig(dataDir: string, replica: ReplicaConfig, orgIds
   const entry = (path: string, name: string) =>
     [
       `  - path: ${path}`,
+      // A write waits for Litestream's look at the WAL (it copies it aside), then for the replica's
+      // sync: each every third of the interval, which leaves a third for the upload.
+      `    monitor-interval: ${third(replica)}ms`,
       "    replicas:",
       "      - type: s3",
       `        bucket: ${bucket}`,
@@ -64,7 +70,7 @@ export function litestreamConfig(dataDir: string, replica: ReplicaConfig, orgIds
       ...(replica.accessKeyId ? ["        access-key-id: ${REPLICA_ACCESS_KEY_ID}"] : []),
       // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
       ...(replica.secretAccessKey ? ["        secret-access-key: ${REPLICA_SECRET_ACCESS_KEY}"] : []),
-      `        sync-interval: ${replica.syncIntervalMs}ms`,
+      `        sync-interval: ${third(replica)}ms`,
     ].join("\n");
   const dbs = [
     entry(join(dataDir, "platform.sqlite"), "platform"),
@@ -86,10 +92,48 @@ const organizationIds = (ctx: AppContext): string[] =>
   );
 
 /** Keeps one Litestream process replicating this node's databases, restarted when its shops change. */
+/** Where the running Litestream's process id is kept, so a server started after a crash stops the one left behind. */
+const pidFileOf = (dataDir: string) => join(dataDir, "litestream.pid");
+
+/**
+ * Stops a Litestream a crashed server left running on this data directory (its pid file names it,
+ * and its command line names this directory's configuration): two of them on one database would
+ * each ship its WAL. Answers whether there was one.
+ */
+export function stopLeftoverLitestream(dataDir: string): boolean {
+  const file = pidFileOf(dataDir);
+  if (!existsSync(file)) return false;
+  const pid = Number(readFileSync(file, "utf8").trim());
+  rmSync(file, { force: true });
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return false; // gone already
+  }
+  if (!command.includes("litestream") || !command.includes(join(dataDir, "litestream.yml"))) return false;
+  process.kill(pid, "SIGKILL");
+  return true;
+}
+
+/** Stops a Litestream process: SIGTERM, then SIGKILL after 5 s. */
+async function halt(child: Subprocess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill("SIGTERM");
+  const stopped = await Promise.race([child.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+  if (!stopped) {
+    child.kill("SIGKILL");
+    await child.exited;
+  }
+}
+
+/** Keeps one Litestream process replicating this node's databases, restarted when its shops change. */
 export class Replicator {
-  private child: Subprocess | null = null;
+  private child: Subprocess<"ignore", "ignore", "pipe"> | null = null;
   private shops = "";
   private timer: Timer | null = null;
+  /** A restart under way: the next look waits for it. */
+  private restarting: Promise<void> | null = null;
   /** When the running Litestream was started (its configuration's age). */
   startedAt = 0;
 
@@ -99,30 +143,60 @@ export class Replicator {
   ) {}
 
   start(): void {
-    this.sync();
-    this.timer = setInterval(() => this.sync(), WATCH_MS);
+    if (stopLeftoverLitestream(this.ctx.config.dataDir)) {
+      this.ctx.log.warn("stopped a Litestream left running by a previous server", {});
+    }
+    this.look();
+    this.timer = setInterval(() => this.look(), WATCH_MS);
     this.timer.unref?.();
   }
 
-  /** Starts Litestream again when the set of shops changed since it started (or it exited). */
-  private sync(): void {
+  private look(): void {
+    if (this.restarting) return;
     const ids = organizationIds(this.ctx);
     const shops = ids.join(",");
-    if (shops === this.shops && this.child && this.child.exitCode === null) return;
+    if (shops === this.shops && this.child?.exitCode === null) return;
     this.shops = shops;
-    // Every listed file must exist: one erased meanwhile is left out until the next look.
-    const present = ids.filter((id) => existsSync(join(this.ctx.config.dataDir, "tenants", `${id}.sqlite`)));
-    const file = join(this.ctx.config.dataDir, "litestream.yml");
-    mkdirSync(this.ctx.config.dataDir, { recursive: true });
-    writeFileSync(file, litestreamConfig(this.ctx.config.dataDir, this.replica, present), { mode: 0o600 });
-    this.child?.kill("SIGTERM");
-    this.child = Bun.spawn([litestreamBinary(this.replica), "replicate", "-config", file], {
-      env: childEnv(this.replica),
-      stdout: "ignore",
-      stderr: "ignore",
+    this.restarting = this.restart(ids).finally(() => {
+      this.restarting = null;
     });
+  }
+
+  /**
+   * Litestream again over the shops the control plane holds: the previous one stopped first (two
+   * on one database would each ship its WAL), then the configuration written and the new one started.
+   */
+  private async restart(ids: string[]): Promise<void> {
+    const { dataDir } = this.ctx.config;
+    // Every listed file must exist: one erased meanwhile is left out until the next look.
+    const present = ids.filter((id) => existsSync(join(dataDir, "tenants", `${id}.sqlite`)));
+    const file = join(dataDir, "litestream.yml");
+    if (this.child) await halt(this.child);
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, litestreamConfig(dataDir, this.replica, present), { mode: 0o600 });
+    const child = Bun.spawn([litestreamBinary(this.replica), "replicate", "-config", file], {
+      env: childEnv(this.replica),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    this.child = child;
+    writeFileSync(pidFileOf(dataDir), String(child.pid));
+    void this.relayErrors(child);
     this.startedAt = Date.now();
     this.ctx.log.info("replication (re)started", { shops: present.length, replica: this.replica.url });
+  }
+
+  /** Litestream's errors (a store refusing, too many open files) go to the service's log. */
+  private async relayErrors(child: Subprocess<"ignore", "ignore", "pipe">): Promise<void> {
+    const decoder = new TextDecoder();
+    let pending = "";
+    for await (const chunk of child.stderr) {
+      pending += decoder.decode(chunk, { stream: true });
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.includes("level=ERROR")) this.ctx.log.warn("litestream", { line });
+    }
   }
 
   /**
@@ -130,17 +204,21 @@ export class Replicator {
    * (a shop created in the last seconds is taken up at the next look).
    */
   status(): { running: boolean; current: boolean; shops: number; since: string | null } {
-    const running = this.child !== null && this.child.exitCode === null;
+    const running = this.child !== null && this.child.exitCode === null && this.restarting === null;
     const current = running && organizationIds(this.ctx).join(",") === this.shops;
     const shops = this.shops === "" ? 0 : this.shops.split(",").length;
     return { running, current, shops, since: this.startedAt ? new Date(this.startedAt).toISOString() : null };
   }
 
+  /** Stops looking, and Litestream with it (killed if it has not exited 5 s after being asked). */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.child?.kill("SIGTERM");
+    const child = this.child;
     this.child = null;
+    if (child) {
+      void halt(child).then(() => rmSync(pidFileOf(this.ctx.config.dataDir), { force: true }));
+    }
   }
 }
 
