@@ -116,6 +116,39 @@ export class Metrics {
     });
   }
 
+  /**
+   * Replication per database, read from Litestream at each scrape (the nodes module's): how many
+   * bytes of each shop's WAL are copied aside but not yet in the bucket, and its failed syncs.
+   */
+  watchReplication(read: () => Promise<{ shop: string; behindBytes: number; syncErrors: number }[]>): void {
+    let last: Promise<{ shop: string; behindBytes: number; syncErrors: number }[]> | null = null;
+    // One read of Litestream per scrape, shared by both gauges.
+    const positions = () => {
+      last ??= read().finally(() => setTimeout(() => (last = null), 100));
+      return last;
+    };
+    new Gauge({
+      name: "commerce_replication_behind_bytes",
+      help: "Bytes of a shop's WAL (or the control plane's, shop=platform) not yet in the replica's bucket",
+      labelNames: ["shop"] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const p of await positions()) this.set({ shop: p.shop }, p.behindBytes);
+      },
+    });
+    new Gauge({
+      name: "commerce_replication_sync_errors",
+      help: "Litestream's failed syncs of a shop's file since it last started",
+      labelNames: ["shop"] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const p of await positions()) this.set({ shop: p.shop }, p.syncErrors);
+      },
+    });
+  }
+
   /** The text a scrape answers (Prometheus exposition format). */
   scrape(): Promise<string> {
     return this.registry.metrics();

@@ -48,6 +48,7 @@ export const nodesModule: Module = {
     if (!replica) return;
     const replicator = new Replicator(service.ctx, replica);
     replicator.start();
+    service.ctx.metrics.watchReplication(() => replicator.positions());
     replicators.set(service.ctx, replicator);
   },
   stop(service) {

@@ -50,7 +50,12 @@ const replicaPath = (prefix: string, name: string) => (prefix ? `${prefix}/${nam
  * Litestream's configuration for the control plane and `orgIds`' files. Credentials are read from
  * the child's environment (`${…}`, Litestream expands them), so the file holds no secret.
  */
-export function litestreamConfig(dataDir: string, replica: ReplicaConfig, orgIds: readonly string[]): string {
+export function litestreamConfig(
+  dataDir: string,
+  replica: ReplicaConfig,
+  orgIds: readonly string[],
+  metricsPort?: number,
+): string {
   const { bucket, prefix } = bucketOf(replica.url);
   const entry = (path: string, name: string) =>
     [
@@ -76,7 +81,9 @@ export function litestreamConfig(dataDir: string, replica: ReplicaConfig, orgIds
     entry(join(dataDir, "platform.sqlite"), "platform"),
     ...orgIds.map((id) => entry(join(dataDir, "tenants", `${id}.sqlite`), `tenants/${id}`)),
   ];
-  return `dbs:\n${dbs.join("\n")}\n`;
+  // Its own metrics, on this machine only: what the service reads replication positions from.
+  const addr = metricsPort === undefined ? "" : `addr: "127.0.0.1:${metricsPort}"\n`;
+  return `${addr}dbs:\n${dbs.join("\n")}\n`;
 }
 
 /** The child's environment: the credentials its configuration names, and nothing else of ours. */
@@ -116,6 +123,14 @@ export function stopLeftoverLitestream(dataDir: string): boolean {
   return true;
 }
 
+/** A port free now on this machine (taken by a listener of our own and let go). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
 /** Stops a Litestream process: SIGTERM, then SIGKILL after 5 s. */
 async function halt(child: Subprocess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -136,6 +151,8 @@ export class Replicator {
   private restarting: Promise<void> | null = null;
   /** When the running Litestream was started (its configuration's age). */
   startedAt = 0;
+  /** Where the running Litestream serves its metrics. */
+  private metricsPort = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -173,7 +190,8 @@ export class Replicator {
     const file = join(dataDir, "litestream.yml");
     if (this.child) await halt(this.child);
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, litestreamConfig(dataDir, this.replica, present), { mode: 0o600 });
+    this.metricsPort = freePort();
+    writeFileSync(file, litestreamConfig(dataDir, this.replica, present, this.metricsPort), { mode: 0o600 });
     const child = Bun.spawn([litestreamBinary(this.replica), "replicate", "-config", file], {
       env: childEnv(this.replica),
       stdin: "ignore",
@@ -208,6 +226,39 @@ export class Replicator {
     const current = running && organizationIds(this.ctx).join(",") === this.shops;
     const shops = this.shops === "" ? 0 : this.shops.split(",").length;
     return { running, current, shops, since: this.startedAt ? new Date(this.startedAt).toISOString() : null };
+  }
+
+  /**
+   * Each database's replication position from Litestream's metrics: the bytes of its WAL copied
+   * aside but not yet in the bucket (all of the copy when the bucket is a WAL file behind), and its
+   * failed syncs. Empty while Litestream does not answer.
+   */
+  async positions(): Promise<{ shop: string; behindBytes: number; syncErrors: number }[]> {
+    if (!this.child || this.child.exitCode !== null) return [];
+    let text: string;
+    try {
+      text = await (
+        await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`, { signal: AbortSignal.timeout(2000) })
+      ).text();
+    } catch {
+      return [];
+    }
+    const series = new Map<string, number>();
+    for (const match of text.matchAll(/^(litestream_\w+)\{db="([^"]+)"[^}]*\} (\S+)$/gm)) {
+      series.set(`${match[1]} ${match[2]}`, Number(match[3]));
+    }
+    const dbs = new Set([...series.keys()].map((key) => key.slice(key.indexOf(" ") + 1)));
+    return [...dbs].map((db) => {
+      const at = (name: string) => series.get(`${name} ${db}`) ?? 0;
+      const sameFile = at("litestream_shadow_wal_index") === at("litestream_replica_wal_index");
+      const shadow = at("litestream_shadow_wal_size");
+      const shop = /tenants\/(org_[A-Za-z0-9]+)\.sqlite$/.exec(db)?.[1] ?? "platform";
+      return {
+        shop,
+        behindBytes: Math.max(0, sameFile ? shadow - at("litestream_replica_wal_offset") : shadow),
+        syncErrors: at("litestream_sync_error_count"),
+      };
+    });
   }
 
   /** Stops looking, and Litestream with it (killed if it has not exited 5 s after being asked). */

@@ -186,6 +186,13 @@ describe("continuous replication with Litestream", () => {
       expect(await listed()).toContain(`node-b/tenants/${orgId}/`);
       // Ready again: its replicas cover every shop the control plane holds.
       expect(await readiness()).toMatchObject({ status: 200, body: { replication: { current: true } } });
+      // Each shop's replication position is a metric: nothing behind once it has synced, no errors.
+      const scraped = await (
+        await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+      ).text();
+      expect(scraped).toMatch(new RegExp(`commerce_replication_behind_bytes\\{shop="${orgId}"\\} \\d+`));
+      expect(scraped).toContain(`commerce_replication_sync_errors{shop="${orgId}"} 0`);
+      expect(scraped).toContain('commerce_replication_behind_bytes{shop="platform"}');
 
       const erased = await runCli(["shop", "erase", "--org", orgId, "--yes", "--json"], {
         DATA_DIR: dataDir,
