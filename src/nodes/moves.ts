@@ -130,7 +130,8 @@ function movingRoutes(ctx: AppContext): RawRoute[] {
       bodyLimit: MAX_ARCHIVE_BYTES,
       handle: (request) =>
         withScratch(async (file) => {
-          await Bun.write(file, await request.arrayBuffer());
+          // Written as it arrives: a shop's file may be larger than is wise to hold in memory.
+          await Bun.write(file, new Response(request.body));
           const imported = await importShop(ctx, file);
           // A shop coming back here is no longer forwarded away.
           ctx.platform.sqlite.query("DELETE FROM moved_shops WHERE org_id = ?").run(imported.orgId);
