@@ -6,12 +6,19 @@ import { openPlatformDb, type PlatformDb } from "./db/platform.ts";
 import { type TenantDb, TenantPool } from "./db/tenant-pool.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 
+/** A table's rows of one shop in the control plane (see `Module.shopRows`). */
+export interface ShopRows {
+  table: string;
+  where: string;
+  shared?: true;
+}
+
 /** What the modules contribute to every organization: its file's first rows, its demo data, its control-plane rows. */
 interface TenantSetup {
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   seedDemo?: (tenant: TenantDb) => void;
   /** The control-plane rows that belong to one shop (`Module.shopRows`). */
-  shopRows?: readonly { table: string; where: string; shared?: true }[];
+  shopRows?: readonly ShopRows[];
 }
 
 /** What every operation handler (and the CLI) can reach: configuration, the control plane, the tenant pool, the log. */

@@ -1,4 +1,4 @@
-import type { AppContext } from "../app-context.ts";
+import type { AppContext, ShopRows } from "../app-context.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import type { EventType } from "./events.ts";
 import type { Executor, ValidatedInput } from "./executor.ts";
@@ -14,13 +14,6 @@ export interface EventWork {
 
 /** Where a bearer token is presented: each surface has its own accepted audience. */
 export type BearerSurface = "v1" | "mcp";
-
-/** A table's rows of one shop in the control plane (see `Module.shopRows`). */
-export interface ShopRows {
-  table: string;
-  where: string;
-  shared?: true;
-}
 
 /** What a module's own HTTP routes can use. */
 export interface Service {

@@ -7,6 +7,7 @@ import type { AppContext } from "../app-context.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../core/errors.ts";
 import { markEveryOrganizationDue } from "../db/due-times.ts";
+import { freePort } from "../lib/ports.ts";
 
 // Continuous replication of this node's databases with Litestream (docs/scaling.md): the control
 // plane and every shop's file, each streamed to its own path in an S3-compatible bucket. Litestream
@@ -121,14 +122,6 @@ export function stopLeftoverLitestream(dataDir: string): boolean {
   if (!command.includes("litestream") || !command.includes(join(dataDir, "litestream.yml"))) return false;
   process.kill(pid, "SIGKILL");
   return true;
-}
-
-/** A port free now on this machine (taken by a listener of our own and let go). */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
 }
 
 /** Stops a Litestream process: SIGTERM, then SIGKILL after 5 s. */

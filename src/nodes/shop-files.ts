@@ -1,10 +1,9 @@
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AppContext } from "../app-context.ts";
+import type { AppContext, ShopRows } from "../app-context.ts";
 import { deleteOrganization } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
-import type { ShopRows } from "../core/module.ts";
 import { markOrganizationDue } from "../db/due-times.ts";
 import { openPlatformDb, organizationExists } from "../db/platform.ts";
 import { TenantPool } from "../db/tenant-pool.ts";

@@ -76,6 +76,22 @@ async function readySession() {
   return updated.body;
 }
 
+/** Stripe's notification that the PaymentIntent of `order`'s card payment succeeded. */
+const intentSucceeded = (
+  intentId: string,
+  order: { id: string; payment: { attemptId: string }; totals: { total: { amount: number } } },
+) =>
+  deliverStripe(
+    w,
+    shop.org.id,
+    stripeEvent("payment_intent.succeeded", {
+      id: intentId,
+      amount_received: order.totals.total.amount,
+      currency: "eur",
+      metadata: { orgId: shop.org.id, orderId: order.id, attemptId: order.payment.attemptId },
+    }),
+  );
+
 /** The platform's check of a webhook: the signature over `<t>.<body>`, recent, with the shared secret. */
 function verified(headers: Record<string, string | string[] | undefined>, body: string): boolean {
   const match = /^t=(\d+),v1=([a-fA-F0-9]{64})$/.exec(String(headers["merchant-signature"]));
@@ -205,16 +221,7 @@ describe("ACP payments", () => {
     });
     expect(order.payment).toMatchObject({ provider: "stripe", method: "card", status: "succeeded" });
     // Stripe's own notification of the same payment changes nothing more.
-    const notified = await deliverStripe(
-      w,
-      shop.org.id,
-      stripeEvent("payment_intent.succeeded", {
-        id: intentId,
-        amount_received: order.totals.total.amount,
-        currency: "eur",
-        metadata: { orgId: shop.org.id, orderId: order.id, attemptId: order.payment.attemptId },
-      }),
-    );
+    const notified = await intentSucceeded(intentId, order);
     expect(notified.status).toBe(200);
     expect((await shop.admin.get(`/v1/admin/orders/${order.id}`)).body.data.paymentStatus).toBe("paid");
     await until(
@@ -240,16 +247,7 @@ describe("ACP payments", () => {
     expect(completed.body.continue_url).toStartWith("https://hooks.stripe.test/3ds/pi_test_");
     const order = (await shop.admin.get(`/v1/admin/orders/${completed.body.order.id}`)).body.data;
     const intentId = completed.body.continue_url.split("/").at(-1);
-    const paid = await deliverStripe(
-      w,
-      shop.org.id,
-      stripeEvent("payment_intent.succeeded", {
-        id: intentId,
-        amount_received: order.totals.total.amount,
-        currency: "eur",
-        metadata: { orgId: shop.org.id, orderId: order.id, attemptId: order.payment.attemptId },
-      }),
-    );
+    const paid = await intentSucceeded(intentId, order);
     expect(paid.status).toBe(200);
     const read = await acp("GET", `/acp/checkout_sessions/${session.id}`);
     expect(read.body.status).toBe("completed");

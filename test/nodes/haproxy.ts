@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../src/lib/ports.ts";
 
 // HAProxy from Debian in front of nodes on this machine, routing by Host through a map file as
 // `commerce proxy-config` writes it (docs/scaling.md, "Several nodes").
@@ -8,14 +9,6 @@ import { join } from "node:path";
 export interface Proxy {
   url: string;
   stop(): Promise<void>;
-}
-
-/** A port free now (taken by a listener of our own and let go). */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
 }
 
 /** HAProxy on a free port: `backends` by name (a node's base URL each), routed by the map; `fallback` for hosts it lacks. */
