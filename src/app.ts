@@ -22,6 +22,7 @@ import { Cors, corsPolicyOf } from "./http/cors.ts";
 import { docsAssets, type StaticAsset } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { noteArrival } from "./lib/late-answers.ts";
 import { modules } from "./modules.ts";
 
 export interface App {
@@ -257,6 +258,7 @@ function requestHandler(
   const handle = elysia.handle;
   return async (request, server) => {
     const started = performance.now();
+    noteArrival(request);
     const incoming = request.headers.get("x-request-id");
     const state: RequestState = {
       id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),

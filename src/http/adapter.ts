@@ -7,6 +7,7 @@ import type { Operation } from "../core/operation.ts";
 import { errorResponse, JSON_TYPE } from "../core/respond.ts";
 import { type KeptAnswer, type KeptBody, keptAnswer, rememberAnswer } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
+import { answerBody } from "../lib/late-answers.ts";
 import { fileResponse, NO_STORE, REVALIDATE, Representation } from "./caching.ts";
 import { COMPRESS_MIN_BYTES, compress, type Encoding, FRESH_PREFERENCE, negotiate } from "./compression.ts";
 import { cookieHeader } from "./cookies.ts";
@@ -213,8 +214,9 @@ export class HttpAdapter {
         base = answer.encoded[encoding];
       }
     }
+    const sent = payload === null ? null : answerBody(request, payload);
     if (!outcome.replayed && outcome.cookies.length === 0 && !outcome.location) {
-      return new Response(payload, { status, headers: base });
+      return new Response(sent, { status, headers: base });
     }
     const headers = new Headers(base);
     if (outcome.replayed) headers.set("idempotent-replayed", "true");
@@ -224,7 +226,7 @@ export class HttpAdapter {
       config.baseUrl.startsWith("https:") ||
       (config.trustProxy && request.headers.get("x-forwarded-proto")?.toLowerCase() === "https");
     for (const cookie of outcome.cookies) headers.append("set-cookie", cookieHeader(cookie, https));
-    return new Response(payload, { status, headers });
+    return new Response(sent, { status, headers });
   }
 }
 

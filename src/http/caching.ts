@@ -1,4 +1,5 @@
 import type { FileReply } from "../core/operation.ts";
+import { answeredLate, chunked } from "../lib/late-answers.ts";
 import {
   COMPRESS_MIN_BYTES,
   compressInBackground,
@@ -92,7 +93,11 @@ export class Representation {
       return new Response(null, { status: 304, headers: this.headersFor(encoding, true) });
     }
     const headers = this.headersFor(encoding, false);
-    const body = encoding ? this.encodedAs(encoding) : this.identity();
+    const body = encoding
+      ? this.encodedAs(encoding)
+      : answeredLate(request, this.bytes.length)
+        ? chunked(this.bytes)
+        : this.identity();
     if (body instanceof Promise) return body.then((blob) => new Response(blob, { status, headers }));
     return new Response(body, { status, headers });
   }

@@ -9,6 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { checkJsonDepth, readRawBody } from "../core/body.ts";
+import { answerBody } from "../lib/late-answers.ts";
 
 /**
  * A `POST /mcp` sorted before the SDK sees it. Building an SDK server and transport costs more than a
@@ -95,7 +96,7 @@ export const resultHead = (resultJson: string): string => `{"result":${resultJso
  * The response the transport sends for one request's result: the same JSON as its
  * `JSON.stringify({result, jsonrpc, id})`, from the `resultHead` as text or as its UTF-8 bytes.
  */
-export function resultResponse(id: RequestId, head: string | Uint8Array): Response {
+export function resultResponse(request: Request, id: RequestId, head: string | Uint8Array): Response {
   const tail = `${JSON.stringify(id)}}`;
   let body: string | Uint8Array;
   if (typeof head === "string") body = head + tail;
@@ -105,5 +106,8 @@ export function resultResponse(id: RequestId, head: string | Uint8Array): Respon
     body.set(head);
     body.set(tailBytes, head.length);
   }
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
+  return new Response(answerBody(request, body), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
 }

@@ -129,11 +129,12 @@ export class McpEndpoint {
           // A failing grant lookup: the SDK turns the same failure into its JSON-RPC error.
           return this.viaSdk(screened.forSdk(), run);
         }
-        return resultResponse(screened.id, resultHead(JSON.stringify(result)));
+        return resultResponse(request, screened.id, resultHead(JSON.stringify(result)));
       }
       case "call": {
         const answer = await this.callTool(this.tools.get(screened.params.name)!, screened.params, run);
         return resultResponse(
+          request,
           screened.id,
           answer.refusal ? resultHead(JSON.stringify(answer.refusal)) : this.successHead(answer.outcome),
         );
