@@ -1,10 +1,12 @@
 // Load benchmark of agent authentication and MCP, each against the API-key REST request it replaces:
 //   1. GET /v1/products with a fresh Ed25519-signed agent JWT per request (replay cache on) vs the
 //      same request with an API key;
-//   2. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key);
-//   3. the same MCP call with an OAuth access token (a client connected on the consent page) vs
+//   2. the same agent request vs its floor (bench/agent-floor-server.ts: a bare Bun.serve checking
+//      the token's Ed25519 signature and sending the same bytes);
+//   3. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key);
+//   4. the same MCP call with an OAuth access token (a client connected on the consent page) vs
 //      with the API key.
-// One service process (bench/agents-server.ts) serves both sides of each comparison.
+// One service process (bench/agents-server.ts) serves both sides of each comparison but the floor.
 // Usage: bun bench/agents.ts
 import { createHash, sign as edSign, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -118,6 +120,8 @@ interface Target {
   body?: string;
   /** A file with one token a line: each request sends the next one as `Authorization: Bearer`. */
   tokenFile?: string;
+  /** Another server than the service (a floor), and its process (whose CPU is counted). */
+  server?: Child;
 }
 
 /** One request per token (or a single one); thread k of n takes the tokens on lines k, k+n, k+2n… */
@@ -376,6 +380,17 @@ try {
   if (JSON.stringify(viaAgent.body) !== JSON.stringify(viaKey.body)) {
     throw new Error("the agent's GET /v1/products differs from the API key's");
   }
+  // The agent floor answers the API key's bytes after checking the token's signature.
+  const bodyFile = join(tmp, "list-body.json");
+  const listed = await fetch(`${base}${LIST}`, { headers: { "x-api-key": apiKey } });
+  writeFileSync(bodyFile, new Uint8Array(await listed.arrayBuffer()));
+  const floor = await spawnServer({
+    label: "agent-floor",
+    command: [process.execPath, "bench/agent-floor-server.ts"],
+    env: { AGENT_PUBLIC_JWK: JSON.stringify(agentKey.jwk), BODY_FILE: bodyFile },
+  });
+  children.push(floor);
+
   const replayToken = agentToken();
   must(
     "first use of a token",
@@ -450,6 +465,11 @@ try {
       b: { label: "API key", target: () => keyGet },
     },
     {
+      name: "agent JWT vs its floor: GET /v1/products",
+      a: { label: "agent JWT", target: () => tokensFor(currentDuration) },
+      b: { label: "floor", target: () => ({ ...tokensFor(currentDuration), server: floor }) },
+    },
+    {
       name: "MCP tools/call listProducts vs GET /v1/products (API key)",
       a: {
         label: "MCP",
@@ -486,9 +506,10 @@ try {
         currentDuration = settings.warmup;
         const target = side.target();
         console.log(`warm-up ${settings.warmup}s: ${scenario.name} / ${side.label}`);
-        const result = await runTarget(base, target, settings.warmup);
+        const result = await runTarget(target.server?.url ?? base, target, settings.warmup);
         check(`warm-up ${side.label}`, result, target);
-        if (side === scenarios[1]!.b) tokenRate = Math.max(tokenRate, result.rps);
+        // Token files are sized by the fastest side seen (a side faster than its tokens would replay them).
+        tokenRate = Math.max(tokenRate, result.rps);
       }
     }
   }
@@ -506,9 +527,10 @@ try {
       for (const which of order) {
         const side = scenario[which];
         const target = side.target();
-        const cpuBefore = threadCpu(service.proc.pid);
-        const result = await runTarget(base, target, settings.duration);
-        const cpu = cpuPerRequest(cpuBefore, threadCpu(service.proc.pid), result.requests);
+        const pid = (target.server ?? service).proc.pid;
+        const cpuBefore = threadCpu(pid);
+        const result = await runTarget(target.server?.url ?? base, target, settings.duration);
+        const cpu = cpuPerRequest(cpuBefore, threadCpu(pid), result.requests);
         check(`${scenario.name} ${side.label} round ${round}`, result, target);
         const run = runs.get(scenario.name)!;
         run[which].push(result);
