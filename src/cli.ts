@@ -32,7 +32,7 @@ import { markEveryOrganizationDue } from "./db/due-times.ts";
 import { demoImageUrls } from "./media/seed.ts";
 import { modules } from "./modules.ts";
 import { restoreDataDir } from "./nodes/data-dir.ts";
-import { moveShop, proxyConfig } from "./nodes/operator.ts";
+import { moveShop, proxyConfig, proxyConfigFromDirectory } from "./nodes/operator.ts";
 import { eraseReplicaAfterLastSync, restoreFromReplica } from "./nodes/replication.ts";
 import { eraseShop, exportShop, importShop, restoreShop } from "./nodes/shop-files.ts";
 import { rekeyIntegrations } from "./payments/module.ts";
@@ -52,13 +52,15 @@ const USAGE = `Usage: commerce <command> [options] [--json]
   apikey revoke --id KEY_ID
   backup --out DIR
   restore --from DIR               a whole DATA_DIR from a backup; the DATA_DIR must hold no organization
-  restore --from-replica           a whole DATA_DIR from the REPLICA_URL bucket (Litestream); the DATA_DIR must be empty
+  restore --from-replica [--force]  a whole DATA_DIR from the REPLICA_URL bucket (Litestream); the DATA_DIR must be
+                                   empty; refused while another node's lease names its shops (--force: it is lost)
   shop export --org ORG_ID --out FILE      one shop as one file: its database and its control-plane rows
   shop import --file FILE                  refused when its id, slug, hosts or rows are already here
   shop erase --org ORG_ID --yes [--backup DIR …]   its file, its rows, and its copies in those backups
   shop restore --org ORG_ID --from DIR [--replace]  one shop from a backup (--replace: over the one here)
   shop move --org ORG_ID --from URL --to URL       one shop from a node to another, under traffic (NODE_TOKEN)
   proxy-config --node NAME=URL [--node …] --out FILE   the proxy's map of hosts to nodes (NODE_TOKEN)
+  proxy-config --from-directory --out FILE     the same map from the nodes' leases (DIRECTORY_URL)
   readiness ORG                    what still blocks selling (ORG: slug or id); exits 0 when ready, 1 when not
   seed --products N --org ORG_ID   adds N generated products (1 to 1000000), for benchmarks
   integrations rekey [--org ORG_ID]  re-encrypts payment-provider secrets under INTEGRATION_ENCRYPTION_KEY
@@ -366,6 +368,12 @@ async function shopMove(ctx: AppContext, options: Options): Promise<Outcome> {
 }
 
 async function proxyConfigCommand(ctx: AppContext, options: Options): Promise<Outcome> {
+  if (options["from-directory"] === true) {
+    const { replica, directory } = ctx.config;
+    if (!replica || !directory) throw new UsageError("--from-directory needs REPLICA_URL and DIRECTORY_URL");
+    const result = await proxyConfigFromDirectory(replica, directory.url, resolve(need(options, "out")));
+    return [result, `Wrote ${result.hosts} hosts of ${result.nodes} nodes to ${result.file}`];
+  }
   const nodes = ((options.node as unknown as string[] | undefined) ?? []).map((entry) => {
     const [name, url] = entry.split("=", 2);
     if (!name || !url || !/^https?:\/\//.test(url))
@@ -415,7 +423,8 @@ async function run(ctx: AppContext, command: string, options: Options, args: str
 async function restoreCommand(options: Options): Promise<number> {
   try {
     let result: { dataDir: string };
-    if (options["from-replica"] === true) result = await restoreFromReplica(loadConfig());
+    if (options["from-replica"] === true)
+      result = await restoreFromReplica(loadConfig(), { force: options.force === true });
     else {
       const from = options.from;
       if (typeof from !== "string" || from === "")
@@ -472,6 +481,8 @@ export async function runCli(argv: string[]): Promise<number> {
         backup: { type: "string", multiple: true },
         replace: { type: "boolean" },
         "from-replica": { type: "boolean" },
+        "from-directory": { type: "boolean" },
+        force: { type: "boolean" },
         to: { type: "string" },
         node: { type: "string", multiple: true },
       },

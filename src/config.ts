@@ -35,6 +35,19 @@ export interface Config {
     /** The Litestream binary; null: the one the npm package ships for this platform. */
     binary: string | null;
   } | null;
+  /**
+   * The directory of which node holds which shop, with a lease per node (`DIRECTORY_URL`, `NODE_ID`,
+   * `NODE_URL`, `LEASE_MS`), in the replica's bucket and with its credentials; null: one node alone.
+   */
+  directory: {
+    /** `s3://bucket/prefix`, shared by every node. */
+    url: string;
+    nodeId: string;
+    /** Where the other nodes and the proxy reach this one. */
+    nodeUrl: string;
+    /** How long a node's claim on its shops lasts unless renewed (renewed every third of it). */
+    leaseMs: number;
+  } | null;
   /** 32-byte key for provider secrets; unset outside production means a generated key file. */
   integrationEncryptionKey: Uint8Array | undefined;
   /** Payment providers: operator credentials, base URLs, earlier encryption keys, sweep and ingress limits. */
@@ -320,11 +333,13 @@ function webhooksConfig(env: Env, production: boolean): WebhooksConfig {
   return { allowHttpLocalhost };
 }
 
+const S3_URL = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9._/-]*)?$/;
+
 /** `REPLICA_URL` (`s3://bucket/prefix`) and the settings that go with it; null when it is unset. */
 function replicaConfig(env: Env): Config["replica"] {
   const url = read(env, "REPLICA_URL");
   if (url === undefined) return null;
-  if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9._/-]*)?$/.test(url)) {
+  if (!S3_URL.test(url)) {
     throw new ConfigError("REPLICA_URL", `must be s3://bucket[/prefix] (got "${url}")`);
   }
   return {
@@ -336,6 +351,30 @@ function replicaConfig(env: Env): Config["replica"] {
     syncIntervalMs: integer(env, "REPLICA_SYNC_INTERVAL_MS", 1000, 100, 3_600_000),
     binary: read(env, "LITESTREAM_PATH") ?? null,
   };
+}
+
+/** `DIRECTORY_URL` and this node's name and address in it; null when it is unset. */
+function directoryConfig(env: Env, replica: Config["replica"]): Config["directory"] {
+  const url = read(env, "DIRECTORY_URL");
+  if (url === undefined) return null;
+  if (!replica)
+    throw new ConfigError("DIRECTORY_URL", "needs REPLICA_URL (the bucket's address and credentials)");
+  if (!S3_URL.test(url) || url.split("/")[2] !== replica.url.split("/")[2]) {
+    throw new ConfigError(
+      "DIRECTORY_URL",
+      `must be s3://bucket/prefix in REPLICA_URL's bucket (got "${url}")`,
+    );
+  }
+  const nodeId = read(env, "NODE_ID");
+  if (nodeId === undefined || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(nodeId)) {
+    throw new ConfigError(
+      "NODE_ID",
+      "must name this node (a-z, 0-9 and -, at most 63) when DIRECTORY_URL is set",
+    );
+  }
+  const nodeUrl = origin(env, "NODE_URL");
+  if (nodeUrl === undefined) throw new ConfigError("NODE_URL", "is required when DIRECTORY_URL is set");
+  return { url, nodeId, nodeUrl, leaseMs: integer(env, "LEASE_MS", 15_000, 300, 600_000) };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -369,6 +408,8 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const replica = replicaConfig(env);
+
   const logLevel = (read(env, "LOG_LEVEL") ?? "info").toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
@@ -385,7 +426,8 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutApiSecret,
     metricsToken,
     nodeToken,
-    replica: replicaConfig(env),
+    replica,
+    directory: directoryConfig(env, replica),
     integrationEncryptionKey: encryptionKey(env, production),
     payments: paymentsConfig(env),
     agentProxyApiKey: proxyKey(env),

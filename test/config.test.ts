@@ -460,3 +460,35 @@ describe("server start-up with a bad setting", () => {
     expect(existsSync(join(tmp, "platform.sqlite"))).toBe(false);
   });
 });
+
+describe("the directory of nodes", () => {
+  const replica = { REPLICA_URL: "s3://shops/node-a" };
+  const node = { NODE_ID: "a", NODE_URL: "http://10.0.0.1:3000" };
+
+  test("unset, there is none; set, it names this node, its address and the lease", () => {
+    expect(loadConfig(replica).directory).toBeNull();
+    expect(loadConfig({ ...replica, ...node, DIRECTORY_URL: "s3://shops/directory" }).directory).toEqual({
+      url: "s3://shops/directory",
+      nodeId: "a",
+      nodeUrl: "http://10.0.0.1:3000",
+      leaseMs: 15_000,
+    });
+    expect(
+      loadConfig({ ...replica, ...node, DIRECTORY_URL: "s3://shops/directory", LEASE_MS: "3000" }).directory
+        ?.leaseMs,
+    ).toBe(3000);
+  });
+
+  test("it needs the replica's bucket, a node id and a node URL", () => {
+    expectRejected({ ...node, DIRECTORY_URL: "s3://shops/directory" }, "DIRECTORY_URL");
+    expectRejected({ ...replica, ...node, DIRECTORY_URL: "s3://other-bucket/directory" }, "DIRECTORY_URL");
+    expectRejected({ ...replica, ...node, DIRECTORY_URL: "https://shops/directory" }, "DIRECTORY_URL");
+    expectRejected({ ...replica, NODE_URL: node.NODE_URL, DIRECTORY_URL: "s3://shops/directory" }, "NODE_ID");
+    expectRejected({ ...replica, ...node, NODE_ID: "Node A", DIRECTORY_URL: "s3://shops/d" }, "NODE_ID");
+    expectRejected({ ...replica, NODE_ID: "a", DIRECTORY_URL: "s3://shops/directory" }, "NODE_URL");
+    expectRejected(
+      { ...replica, ...node, DIRECTORY_URL: "s3://shops/directory", LEASE_MS: "10" },
+      "LEASE_MS",
+    );
+  });
+});

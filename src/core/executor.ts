@@ -507,11 +507,17 @@ function cacheKey(op: Operation, input: Record<string, unknown>): string {
   return op.operationId;
 }
 
-/** A write to a shop being handed to another node (`shop move`): refused for the moment it takes. */
+/**
+ * A write to a shop being handed to another node (`shop move`), or on a node whose lease in the
+ * directory lapsed: refused for the moment it takes.
+ */
 const moving = () =>
-  new ApiError("UNAVAILABLE", "This shop is moving to another node: try again in a moment", undefined, {
-    "retry-after": "2",
-  });
+  new ApiError(
+    "UNAVAILABLE",
+    "This shop cannot be written on this node right now (it is moving to another node, or the node is renewing its lease): try again in a moment",
+    undefined,
+    { "retry-after": "2" },
+  );
 
 /**
  * Idempotency keys are scoped so that callers never share a key space: an API key, a dashboard

@@ -120,8 +120,14 @@ export class TenantPool {
     this.frozen.delete(orgId);
   }
 
+  /**
+   * Whether this node may write its shops at all: with a directory of nodes, only while its lease
+   * is current (a node that cannot renew it stops writing before another may take its shops).
+   */
+  writable: () => boolean = () => true;
+
   isFrozen(orgId: string): boolean {
-    return this.frozen.size > 0 && this.frozen.has(orgId);
+    return !this.writable() || (this.frozen.size > 0 && this.frozen.has(orgId));
   }
 
   /** Where an organization's file is (for a file brought in whole: an imported shop). */

@@ -1,6 +1,7 @@
 import type { Module, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
 import { operatorRefusal } from "../system/metrics-route.ts";
+import { directoryOf, startDirectory, stopDirectory } from "./directory.ts";
 import { forwarded, opsRoutes } from "./moves.ts";
 import { Replicator } from "./replication.ts";
 
@@ -17,10 +18,13 @@ function readiness(service: Service): Response {
   const replication = replica ? (replicators.get(service.ctx)?.status() ?? null) : undefined;
   if (replica && !replication?.running) reasons.push("REPLICATION_NOT_RUNNING");
   else if (replica && !replication?.current) reasons.push("REPLICATION_BEHIND_SHOPS");
+  const directory = directoryOf(service.ctx)?.status();
+  if (directory && !directory.holdsLease) reasons.push("LEASE_NOT_HELD");
   const body = {
     ready: reasons.length === 0,
     reasons,
     replication: replication === undefined ? { configured: false } : { configured: true, ...replication },
+    directory: directory ?? { configured: false },
   };
   return jsonResponse(reasons.length === 0 ? 200 : 503, body);
 }
@@ -44,6 +48,7 @@ export const nodesModule: Module = {
   ],
   intercept: (request, service) => forwarded(service.ctx, request),
   start(service) {
+    startDirectory(service.ctx);
     const replica = service.ctx.config.replica;
     if (!replica) return;
     const replicator = new Replicator(service.ctx, replica);
@@ -52,6 +57,7 @@ export const nodesModule: Module = {
     replicators.set(service.ctx, replicator);
   },
   stop(service) {
+    stopDirectory(service.ctx);
     replicators.get(service.ctx)?.stop();
     replicators.delete(service.ctx);
   },

@@ -8,6 +8,7 @@ import { ApiError } from "../core/errors.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
 import { operatorRefusal } from "../system/metrics-route.ts";
+import { directoryOf } from "./directory.ts";
 import { eraseShop, exportShop, importShop } from "./shop-files.ts";
 
 // Moving a shop between nodes (docs/scaling.md, "Several nodes"): the `/ops` routes a node answers
@@ -136,6 +137,7 @@ function movingRoutes(ctx: AppContext): RawRoute[] {
           // A shop coming back here is no longer forwarded away.
           ctx.platform.sqlite.query("DELETE FROM moved_shops WHERE org_id = ?").run(imported.orgId);
           forwardsOf(ctx).reload();
+          await directoryOf(ctx)?.renewNow(); // the directory names this node as the shop's at once
           return ok(imported, 201);
         }),
     },
@@ -151,7 +153,9 @@ function movingRoutes(ctx: AppContext): RawRoute[] {
             status: 400,
           });
         }
-        return ok(markMoved(ctx, params.org!, to));
+        const moved = markMoved(ctx, params.org!, to);
+        await directoryOf(ctx)?.renewNow();
+        return ok(moved);
       },
     },
   ];
@@ -192,14 +196,25 @@ class Forwards {
     );
   }
 
-  /** The node a request is for when its shop left this one, else undefined (a map lookup or two). */
+  /**
+   * The node a request is for when its shop left this one, or (with a directory of nodes) is held
+   * by another; else undefined (a map lookup or two).
+   */
   destination(request: Request): string | undefined {
-    if (this.byHost.size === 0) return undefined;
+    const directory = directoryOf(this.ctx);
+    if (this.byHost.size === 0 && !directory) return undefined;
     const host = (request.headers.get("host") ?? "").toLowerCase().replace(/:\d+$/, "");
-    const byHost = this.byHost.get(host);
-    if (byHost) return byHost;
-    const key = request.headers.get("x-api-key");
-    return key ? this.byKey.get(sha256Hex(key)) : undefined;
+    let hash: string | undefined | null = null;
+    const keyHash = () => {
+      if (hash === null) {
+        const key = request.headers.get("x-api-key");
+        hash = key ? sha256Hex(key) : undefined;
+      }
+      return hash;
+    };
+    const moved =
+      this.byHost.get(host) ?? (this.byKey.size > 0 ? this.byKey.get(keyHash() ?? "") : undefined);
+    return moved ?? directory?.destination(host, keyHash);
   }
 }
 
@@ -220,13 +235,20 @@ function forwardsOf(ctx: AppContext): Forwards {
  * goes on as it came (method, headers with its Host, body), and the answer comes back as given.
  */
 export function forwarded(ctx: AppContext, request: Request): Promise<Response> | null {
+  // A request another node sent here is answered here: two nodes that each believe the other holds
+  // a shop (for the moment a lease takes to be read) never pass it back and forth.
+  if (request.headers.has(FORWARDED_HEADER)) return null;
   const to = forwardsOf(ctx).destination(request);
-  return to ? forward(request, to) : null;
+  return to ? forward(request, to, ctx.config.directory?.nodeId ?? "node") : null;
 }
 
-async function forward(request: Request, to: string): Promise<Response> {
+/** Set on a request one node passes to another. */
+const FORWARDED_HEADER = "x-commerce-forwarded-by";
+
+async function forward(request: Request, to: string, by: string): Promise<Response> {
   const url = new URL(request.url);
   const headers = new Headers(request.headers);
+  headers.set(FORWARDED_HEADER, by);
   const body =
     request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
   // The answer's bytes pass through as the other node encoded them (its Content-Encoding kept).

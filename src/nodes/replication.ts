@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -8,6 +8,9 @@ import type { Config } from "../config.ts";
 import { ApiError } from "../core/errors.ts";
 import { markEveryOrganizationDue } from "../db/due-times.ts";
 import { freePort } from "../lib/ports.ts";
+import { bucketClient, bucketOf, type ReplicaConfig } from "./bucket.ts";
+import { current, type DirectoryConfig, readLeases } from "./directory.ts";
+import { takeShop } from "./shop-files.ts";
 
 // Continuous replication of this node's databases with Litestream (docs/scaling.md): the control
 // plane and every shop's file, each streamed to its own path in an S3-compatible bucket. Litestream
@@ -15,9 +18,6 @@ import { freePort } from "../lib/ports.ts";
 // reads that configuration once: the supervisor writes it from the shops the control plane holds,
 // and starts Litestream again when that set changes (a shop created, imported or erased). Litestream
 // resumes each database from its own position, so a restart loses nothing; the WAL waits meanwhile.
-
-/** Where the replica is and how to reach it (`REPLICA_*`, src/config.ts). */
-export type ReplicaConfig = NonNullable<Config["replica"]>;
 
 /** How often the supervisor looks for shops created or erased (by this process or the command line). */
 const WATCH_MS = 2000;
@@ -34,11 +34,6 @@ export function litestreamBinary(replica: Pick<ReplicaConfig, "binary">): string
       `No Litestream binary for ${process.platform}-${process.arch}: set LITESTREAM_PATH`,
     );
   }
-}
-
-function bucketOf(url: string): { bucket: string; prefix: string } {
-  const parsed = new URL(url);
-  return { bucket: parsed.hostname, prefix: parsed.pathname.replace(/^\/+|\/+$/g, "") };
 }
 
 /** A third of the replication interval: how often Litestream looks at each WAL, and how often it ships it. */
@@ -284,12 +279,27 @@ async function restoreDatabase(replica: ReplicaConfig, config: string, dbPath: s
     throw new ApiError("UNAVAILABLE", `litestream restore ${dbPath}: ${(stderr || stdout).trim()}`);
 }
 
+/** The first current lease of another node naming one of `orgIds`, if any. */
+async function heldElsewhere(replica: ReplicaConfig, directory: DirectoryConfig, orgIds: string[]) {
+  const wanted = new Set(orgIds);
+  const now = Date.now();
+  for (const lease of await readLeases(replica, directory.url)) {
+    if (lease.node === directory.nodeId || !current(lease, now)) continue;
+    const shops = lease.shops.filter((shop) => wanted.has(shop.orgId)).length;
+    if (shops > 0) return { node: lease.node, url: lease.url, shops, until: lease.renewedAt + lease.leaseMs };
+  }
+  return undefined;
+}
+
 /**
  * A whole node back from the bucket alone, into a data directory that holds no organization: the
  * control plane first, then the file of every shop it names. Every write Litestream shipped is
  * there: all but the last sync interval's before the node was lost.
  */
-export async function restoreFromReplica(config: Pick<Config, "dataDir" | "replica">) {
+export async function restoreFromReplica(
+  config: Pick<Config, "dataDir" | "replica" | "directory">,
+  options: { force?: boolean } = {},
+) {
   const replica = config.replica;
   if (!replica) throw new ApiError("VALIDATION_ERROR", "REPLICA_URL is not set");
   const { dataDir } = config;
@@ -309,6 +319,21 @@ export async function restoreFromReplica(config: Pick<Config, "dataDir" | "repli
   } finally {
     platform.close();
   }
+  if (config.directory && !options.force) {
+    const held = await heldElsewhere(replica, config.directory, ids);
+    if (held) {
+      // The DATA_DIR is left as it was found: empty.
+      rmSync(file, { force: true });
+      for (const name of readdirSync(dataDir)) {
+        if (name.startsWith("platform.sqlite")) rmSync(join(dataDir, name), { force: true });
+      }
+      rmdirSync(join(dataDir, "tenants"));
+      throw new ApiError(
+        "CONFLICT",
+        `node ${held.node} (${held.url}) still holds ${held.shops} of these shops: its lease runs until ${new Date(held.until).toISOString()}; stop it and restore after then, or pass --force if it is lost for good`,
+      );
+    }
+  }
   writeFileSync(file, litestreamConfig(dataDir, replica, ids), { mode: 0o600 });
   const missing: string[] = [];
   for (const id of ids) {
@@ -321,6 +346,11 @@ export async function restoreFromReplica(config: Pick<Config, "dataDir" | "repli
   const restored = new Database(platformPath);
   try {
     markEveryOrganizationDue(restored);
+    // This node takes them now: in the directory, its lease outranks the lost node's.
+    const now = Date.now();
+    restored.transaction(() => {
+      for (const id of ids) takeShop(restored, id, now);
+    })();
   } finally {
     restored.close();
   }
@@ -332,14 +362,7 @@ export async function restoreFromReplica(config: Pick<Config, "dataDir" | "repli
  * an erasure request, after the shop left what Litestream streams. Answers how many objects went.
  */
 export async function eraseReplica(replica: ReplicaConfig, orgId: string): Promise<number> {
-  const { bucket, prefix } = bucketOf(replica.url);
-  const client = new Bun.S3Client({
-    bucket,
-    region: replica.region,
-    ...(replica.endpoint ? { endpoint: replica.endpoint } : {}),
-    ...(replica.accessKeyId ? { accessKeyId: replica.accessKeyId } : {}),
-    ...(replica.secretAccessKey ? { secretAccessKey: replica.secretAccessKey } : {}),
-  });
+  const { client, prefix } = bucketClient(replica, replica.url);
   const shopPrefix = `${replicaPath(prefix, `tenants/${orgId}`)}/`;
   let deleted = 0;
   for (;;) {

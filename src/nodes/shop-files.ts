@@ -168,6 +168,7 @@ export async function importShop(ctx: AppContext, file: string) {
       }
       // Its outbox and payment deadlines are looked at on the next start or drain.
       markOrganizationDue(platform, archive.orgId);
+      takeShop(platform, archive.orgId, Date.now());
     })();
   } catch (error) {
     ctx.tenants.discard(archive.orgId);
@@ -176,6 +177,15 @@ export async function importShop(ctx: AppContext, file: string) {
   ctx.platform.cache.hosts.clear();
   ctx.platform.cache.apiKeys.clear();
   return { orgId: archive.orgId, rows: archive.rows.length };
+}
+
+/** Records that this node took a shop at `at` (the directory's later taker holds it). */
+export function takeShop(platform: Database, orgId: string, at: number): void {
+  platform
+    .query(
+      "INSERT INTO held_shops (org_id, taken_at) VALUES (?1, ?2) ON CONFLICT (org_id) DO UPDATE SET taken_at = ?2",
+    )
+    .run(orgId, at);
 }
 
 /**

@@ -54,7 +54,12 @@ describe("GET /ready", () => {
     expect((await t.request("/ready")).status).toBe(401);
     const ready = await t.json("/ready", { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ ready: true, reasons: [], replication: { configured: false } });
+    expect(ready.body).toEqual({
+      ready: true,
+      reasons: [],
+      replication: { configured: false },
+      directory: { configured: false },
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import m4 from "./0004_account_links_and_mail_outbox.sql" with { type: "text" };
 import m5 from "./0005_oauth.sql" with { type: "text" };
 import m6 from "./0006_oauth_client_logo.sql" with { type: "text" };
 import m7 from "./0007_moved_shops.sql" with { type: "text" };
+import m8 from "./0008_held_shops.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -21,5 +22,6 @@ export const migrations: EmbeddedMigrations = {
     "0005_oauth": m5,
     "0006_oauth_client_logo": m6,
     "0007_moved_shops": m7,
+    "0008_held_shops": m8,
   },
 };
