@@ -1,5 +1,14 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/** One database's replication position, as the nodes module reads it from Litestream. */
+export interface ReplicationPosition {
+  /** The shop's organization id, or `platform`. */
+  shop: string;
+  behindBytes: number;
+  syncErrors: number;
+  lagSeconds: number;
+}
+
 // What an operator watches (docs/operations.md, "Metrics"): one Prometheus registry per service,
 // scraped at `GET /metrics`. Counters are counted where things happen; gauges are read when
 // scraped (`watch`), so a scrape costs nothing between scrapes.
@@ -120,8 +129,8 @@ export class Metrics {
    * Replication per database, read from Litestream at each scrape (the nodes module's): how many
    * bytes of each shop's WAL are copied aside but not yet in the bucket, and its failed syncs.
    */
-  watchReplication(read: () => Promise<{ shop: string; behindBytes: number; syncErrors: number }[]>): void {
-    let last: Promise<{ shop: string; behindBytes: number; syncErrors: number }[]> | null = null;
+  watchReplication(read: () => Promise<ReplicationPosition[]>): void {
+    let last: Promise<ReplicationPosition[]> | null = null;
     // One read of Litestream per scrape, shared by both gauges.
     const positions = () => {
       last ??= read().finally(() => setTimeout(() => (last = null), 100));
@@ -135,6 +144,16 @@ export class Metrics {
       async collect() {
         this.reset();
         for (const p of await positions()) this.set({ shop: p.shop }, p.behindBytes);
+      },
+    });
+    new Gauge({
+      name: "commerce_replication_lag_seconds",
+      help: "How long a shop's WAL bytes have waited without its replica moving (0: nothing waits)",
+      labelNames: ["shop"] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const p of await positions()) this.set({ shop: p.shop }, p.lagSeconds);
       },
     });
     new Gauge({

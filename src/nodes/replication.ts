@@ -6,6 +6,7 @@ import type { Subprocess } from "bun";
 import type { AppContext } from "../app-context.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../core/errors.ts";
+import type { ReplicationPosition } from "../core/metrics.ts";
 import { markEveryOrganizationDue } from "../db/due-times.ts";
 import { freePort } from "../lib/ports.ts";
 import { bucketClient, bucketOf, type ReplicaConfig } from "./bucket.ts";
@@ -141,6 +142,8 @@ export class Replicator {
   startedAt = 0;
   /** Where the running Litestream serves its metrics. */
   private metricsPort = 0;
+  /** Each database's replica position when last read, and since when it has been there (or nothing waited). */
+  private readonly shipped = new Map<string, { replicaAt: string; since: number }>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -152,7 +155,11 @@ export class Replicator {
       this.ctx.log.warn("stopped a Litestream left running by a previous server", {});
     }
     this.look();
-    this.timer = setInterval(() => this.look(), WATCH_MS);
+    this.timer = setInterval(() => {
+      this.look();
+      // The lag is measured between reads: read on a clock when someone may scrape it.
+      if (this.ctx.config.metricsToken) void this.positions();
+    }, WATCH_MS);
     this.timer.unref?.();
   }
 
@@ -218,10 +225,12 @@ export class Replicator {
 
   /**
    * Each database's replication position from Litestream's metrics: the bytes of its WAL copied
-   * aside but not yet in the bucket (all of the copy when the bucket is a WAL file behind), and its
-   * failed syncs. Empty while Litestream does not answer.
+   * aside but not yet in the bucket (all of the copy when the bucket is a WAL file behind), its
+   * failed syncs, and how long bytes have waited without the replica moving (`lagSeconds`: 0 when
+   * none wait; otherwise since the replica's position last changed, or since bytes were first
+   * seen waiting; read every WATCH_MS while METRICS_TOKEN is set). Empty while Litestream does not answer.
    */
-  async positions(): Promise<{ shop: string; behindBytes: number; syncErrors: number }[]> {
+  async positions(): Promise<ReplicationPosition[]> {
     if (!this.child || this.child.exitCode !== null) return [];
     let text: string;
     try {
@@ -236,15 +245,22 @@ export class Replicator {
       series.set(`${match[1]} ${match[2]}`, Number(match[3]));
     }
     const dbs = new Set([...series.keys()].map((key) => key.slice(key.indexOf(" ") + 1)));
+    const now = Date.now();
     return [...dbs].map((db) => {
       const at = (name: string) => series.get(`${name} ${db}`) ?? 0;
       const sameFile = at("litestream_shadow_wal_index") === at("litestream_replica_wal_index");
       const shadow = at("litestream_shadow_wal_size");
       const shop = /tenants\/(org_[A-Za-z0-9]+)\.sqlite$/.exec(db)?.[1] ?? "platform";
+      const behindBytes = Math.max(0, sameFile ? shadow - at("litestream_replica_wal_offset") : shadow);
+      const replicaAt = `${at("litestream_replica_wal_index")}:${at("litestream_replica_wal_offset")}`;
+      const seen = this.shipped.get(shop);
+      if (behindBytes === 0 || seen?.replicaAt !== replicaAt)
+        this.shipped.set(shop, { replicaAt, since: now });
       return {
         shop,
-        behindBytes: Math.max(0, sameFile ? shadow - at("litestream_replica_wal_offset") : shadow),
+        behindBytes,
         syncErrors: at("litestream_sync_error_count"),
+        lagSeconds: behindBytes === 0 ? 0 : (now - this.shipped.get(shop)!.since) / 1000,
       };
     });
   }
