@@ -195,19 +195,46 @@ describe("the directory of nodes", () => {
     }
   }, 60_000);
 
-  test("a node that cannot renew its lease stops writing its shops (503 with Retry-After) and says so on /ready", async () => {
+  test("a shop moved between nodes of the directory: the leases switch at once, and every other node sends its requests to the new holder", async () => {
     const nodeC = nodes.at(-1)!;
+    const moved = await runCli(
+      ["shop", "move", "--org", orgId, "--from", nodeC.url, "--to", nodeB.url, "--json"],
+      {
+        ...nodeEnv("b", 1),
+        DATA_DIR: dirs[0]!,
+        LOG_LEVEL: "silent",
+      },
+    );
+    expect(moved.code).toBe(0);
+    // Both leases were renewed by the move itself: no wait for the next renewal.
+    expect((await leaseOf("b"))!.shops.map((s) => s.orgId)).toEqual([orgId]);
+    expect((await leaseOf("c"))!.shops.map((s) => s.orgId)).not.toContain(orgId);
+    await until("node a routes the shop to b", async () => {
+      const answer = await createProduct(nodeA.url, "Routed to the new holder");
+      if (answer.status !== 201) return false;
+      const id = ((await answer.json()) as { data: { id: string } }).data.id;
+      return (
+        (await fetch(`${nodeB.url}/v1/admin/products/${id}`, { headers: { "x-api-key": adminKey } }))
+          .status === 200
+      );
+    });
+    const viaC = await createProduct(nodeC.url, "Sent on by the old holder");
+    expect(viaC.status).toBe(201);
+  }, 60_000);
+
+  test("a node that cannot renew its lease stops writing its shops (503 with Retry-After) and says so on /ready", async () => {
+    const holder = nodeB;
     await s3.close();
     s3Closed = true;
     await Bun.sleep(LEASE_MS + 200);
-    const refused = await createProduct(nodeC.url, "Not while the lease lapsed");
+    const refused = await createProduct(holder.url, "Not while the lease lapsed");
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("2");
-    const body = await ready(nodeC);
+    const body = await ready(holder);
     expect(body.ready).toBe(false);
     expect(body.reasons).toContain("LEASE_NOT_HELD");
     // Reads go on.
-    const read = await fetch(`${nodeC.url}/v1/products`, { headers: { host: HOST } });
+    const read = await fetch(`${holder.url}/v1/products`, { headers: { host: HOST } });
     expect(read.status).toBe(200);
   }, 30_000);
 });
