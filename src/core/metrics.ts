@@ -127,45 +127,45 @@ export class Metrics {
 
   /**
    * Replication per database, read from Litestream at each scrape (the nodes module's): how many
-   * bytes of each shop's WAL are copied aside but not yet in the bucket, and its failed syncs.
+   * bytes of each shop's WAL are copied aside but not yet in the bucket, how long they have waited,
+   * and its failed syncs.
    */
   watchReplication(read: () => Promise<ReplicationPosition[]>): void {
     let last: Promise<ReplicationPosition[]> | null = null;
-    // One read of Litestream per scrape, shared by both gauges.
+    // One read of Litestream per scrape, shared by the three gauges.
     const positions = () => {
       last ??= read().finally(() => setTimeout(() => (last = null), 100));
       return last;
     };
-    new Gauge({
-      name: "commerce_replication_behind_bytes",
-      help: "Bytes of a shop's WAL (or the control plane's, shop=platform) not yet in the replica's bucket",
-      labelNames: ["shop"] as const,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const p of await positions()) this.set({ shop: p.shop }, p.behindBytes);
-      },
-    });
-    new Gauge({
-      name: "commerce_replication_lag_seconds",
-      help: "How long a shop's WAL bytes have waited without its replica moving (0: nothing waits)",
-      labelNames: ["shop"] as const,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const p of await positions()) this.set({ shop: p.shop }, p.lagSeconds);
-      },
-    });
-    new Gauge({
-      name: "commerce_replication_sync_errors",
-      help: "Litestream's failed syncs of a shop's file since it last started",
-      labelNames: ["shop"] as const,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const p of await positions()) this.set({ shop: p.shop }, p.syncErrors);
-      },
-    });
+    const gauges: [string, string, "behindBytes" | "lagSeconds" | "syncErrors"][] = [
+      [
+        "commerce_replication_behind_bytes",
+        "Bytes of a shop's WAL (or the control plane's, shop=platform) not yet in the replica's bucket",
+        "behindBytes",
+      ],
+      [
+        "commerce_replication_lag_seconds",
+        "How long a shop's WAL bytes have waited without its replica moving (0: nothing waits)",
+        "lagSeconds",
+      ],
+      [
+        "commerce_replication_sync_errors",
+        "Litestream's failed syncs of a shop's file since it last started",
+        "syncErrors",
+      ],
+    ];
+    for (const [name, help, field] of gauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ["shop"] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const p of await positions()) this.set({ shop: p.shop }, p[field]);
+        },
+      });
+    }
   }
 
   /** The text a scrape answers (Prometheus exposition format). */
