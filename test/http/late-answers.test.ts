@@ -94,4 +94,34 @@ describe("late answers", () => {
     expect(head.status).toBe(200);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
+
+  test("a large /mcp answer, finished after the request's body was read, is chunked, with the same bytes for an agent JWT as for an API key", async () => {
+    const call = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${server.port}/mcp`, {
+        method: "POST",
+        headers: {
+          ...headers,
+          ...IDENTITY,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "listProducts", arguments: { limit: 12 } },
+        }),
+      });
+    const byKey = await call({ "x-api-key": merchant.apiKey });
+    const keyBytes = new Uint8Array(await byKey.arrayBuffer());
+    expect(byKey.status).toBe(200);
+    expect(keyBytes.length).toBeGreaterThan(12 * 1024);
+    expect(byKey.headers.get("transfer-encoding")).toBe("chunked");
+    const byAgent = await call({ authorization: `Bearer ${await agent.jwt(BASE)}` });
+    const agentBytes = new Uint8Array(await byAgent.arrayBuffer());
+    expect(byAgent.status).toBe(200);
+    expect(byAgent.headers.get("transfer-encoding")).toBe("chunked");
+    expect(Buffer.from(agentBytes).equals(Buffer.from(keyBytes))).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(agentBytes)).result.structuredContent.data).toHaveLength(12);
+  });
 });
