@@ -95,7 +95,7 @@ describe("late answers", () => {
     expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
-  test("a large /mcp answer, finished after the request's body was read, is chunked, with the same bytes for an agent JWT as for an API key", async () => {
+  test("a large /mcp answer to an agent JWT is chunked and carries the same bytes as the API key's, which keeps its length", async () => {
     const call = (headers: Record<string, string>) =>
       fetch(`http://127.0.0.1:${server.port}/mcp`, {
         method: "POST",
@@ -112,11 +112,13 @@ describe("late answers", () => {
           params: { name: "listProducts", arguments: { limit: 12 } },
         }),
       });
+    // The first call loads the MCP endpoint (a later turn): the ones after it are answered in their own.
+    await (await call({ "x-api-key": merchant.apiKey })).arrayBuffer();
     const byKey = await call({ "x-api-key": merchant.apiKey });
     const keyBytes = new Uint8Array(await byKey.arrayBuffer());
     expect(byKey.status).toBe(200);
     expect(keyBytes.length).toBeGreaterThan(12 * 1024);
-    expect(byKey.headers.get("transfer-encoding")).toBe("chunked");
+    expect(byKey.headers.get("content-length")).toBe(String(keyBytes.length));
     const byAgent = await call({ authorization: `Bearer ${await agent.jwt(BASE)}` });
     const agentBytes = new Uint8Array(await byAgent.arrayBuffer());
     expect(byAgent.status).toBe(200);
