@@ -9,7 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { checkJsonDepth, readRawBody } from "../core/body.ts";
-import { answerBody } from "../lib/late-answers.ts";
+import { answerBody, answeredLate, chunked } from "../lib/late-answers.ts";
 
 /**
  * A `POST /mcp` sorted before the SDK sees it. Building an SDK server and transport costs more than a
@@ -95,19 +95,19 @@ export const resultHead = (resultJson: string): string => `{"result":${resultJso
 /**
  * The response the transport sends for one request's result: the same JSON as its
  * `JSON.stringify({result, jsonrpc, id})`, from the `resultHead` as text or as its UTF-8 bytes.
+ * Kept bytes and the id's tail are joined in a Blob, which copies them once (joining them into new
+ * bytes, then handing those to the Response, copied 49 KB twice: 7.6 against 3.0 µs).
  */
 export function resultResponse(request: Request, id: RequestId, head: string | Uint8Array): Response {
   const tail = `${JSON.stringify(id)}}`;
-  let body: string | Uint8Array;
-  if (typeof head === "string") body = head + tail;
-  else {
-    const tailBytes = encoder.encode(tail);
-    body = new Uint8Array(head.length + tailBytes.length);
-    body.set(head);
-    body.set(tailBytes, head.length);
-  }
-  return new Response(answerBody(request, body), {
-    status: 200,
-    headers: { "Content-Type": "application/json" },
-  });
+  if (typeof head === "string") return jsonAnswer(answerBody(request, head + tail));
+  if (!answeredLate(request, head.length)) return jsonAnswer(new Blob([head, tail]));
+  const tailBytes = encoder.encode(tail);
+  const joined = new Uint8Array(head.length + tailBytes.length);
+  joined.set(head);
+  joined.set(tailBytes, head.length);
+  return jsonAnswer(chunked(joined));
 }
+
+const jsonAnswer = (body: string | Uint8Array | Blob | ReadableStream<Uint8Array>) =>
+  new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
