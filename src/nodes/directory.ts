@@ -60,14 +60,15 @@ export async function readLeases(replica: ReplicaConfig, url: string): Promise<L
   return leases;
 }
 
-/** The shops this node's files hold, as its lease names them. */
+/** The shops this node's files hold, as its lease names them (not those it yielded). */
 function shopsHere(ctx: AppContext): LeasedShop[] {
   const sqlite = ctx.platform.sqlite;
   const shops = new Map<string, LeasedShop>();
   const orgs = sqlite
     .query(
       `SELECT o.id, o.slug, COALESCE(h.taken_at, o.created_at) AS takenAt
-         FROM organizations o LEFT JOIN held_shops h ON h.org_id = o.id`,
+         FROM organizations o LEFT JOIN held_shops h ON h.org_id = o.id
+        WHERE o.id NOT IN (SELECT org_id FROM moved_shops)`,
     )
     .all() as { id: string; slug: string; takenAt: number }[];
   for (const org of orgs) {
@@ -95,18 +96,26 @@ export class NodeDirectory {
   private renewedAt = 0;
   private renewing: Promise<void> | undefined;
   private failure: string | undefined;
-  /** Shops of this node's files that a later taker holds now: their node's URL. */
-  private readonly yielded = new Map<string, string>();
+  /** Shops of this node's files that a later taker holds now. */
+  private readonly yielded = new Set<string>();
   private held = 0;
   /** The node of every shop another node's current lease names, by host and by API key hash. */
   private byHost = new Map<string, string>();
   private byKey = new Map<string, string>();
 
+  /**
+   * `yieldShop`: stops this node writing a shop of its files and sends its requests to `url` from
+   * now on, across restarts (the nodes module records it); `yielded`: those it gave up before.
+   */
   constructor(
     private readonly ctx: AppContext,
     private readonly replica: ReplicaConfig,
     private readonly config: DirectoryConfig,
-  ) {}
+    private readonly yieldShop: (orgId: string, url: string) => void,
+    yielded: readonly string[],
+  ) {
+    for (const orgId of yielded) this.yielded.add(orgId);
+  }
 
   start(): void {
     this.ctx.tenants.writable = () => this.holdsLease();
@@ -201,8 +210,8 @@ export class NodeDirectory {
       for (const lease of others) {
         const theirs = lease.shops.find((s) => s.orgId === shop.orgId);
         if (theirs && outranks({ ...theirs, node: lease.node }, { ...shop, node: me })) {
-          this.yielded.set(shop.orgId, lease.url);
-          this.ctx.tenants.freeze(shop.orgId);
+          this.yielded.add(shop.orgId);
+          this.yieldShop(shop.orgId, lease.url);
           this.ctx.log.warn("shop held by another node: writes stopped here, requests sent there", {
             org: shop.orgId,
             node: lease.node,
@@ -234,10 +243,14 @@ const directories = new WeakMap<AppContext, NodeDirectory>();
 export const directoryOf = (ctx: AppContext): NodeDirectory | undefined => directories.get(ctx);
 
 /** Starts this node's part in the directory (its lease and routes); undefined without DIRECTORY_URL. */
-export function startDirectory(ctx: AppContext): NodeDirectory | undefined {
+export function startDirectory(
+  ctx: AppContext,
+  yieldShop: (orgId: string, url: string) => void,
+  yielded: readonly string[],
+): NodeDirectory | undefined {
   const { replica, directory } = ctx.config;
   if (!replica || !directory) return undefined;
-  const started = new NodeDirectory(ctx, replica, directory);
+  const started = new NodeDirectory(ctx, replica, directory, yieldShop, yielded);
   directories.set(ctx, started);
   started.start();
   return started;

@@ -2,7 +2,7 @@ import type { Module, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
 import { operatorRefusal } from "../system/metrics-route.ts";
 import { directoryOf, startDirectory, stopDirectory } from "./directory.ts";
-import { forwarded, opsRoutes } from "./moves.ts";
+import { forwarded, freezeYielded, opsRoutes, yieldShop } from "./moves.ts";
 import { Replicator } from "./replication.ts";
 
 // The replicator of a started service, when REPLICA_URL is set.
@@ -48,7 +48,8 @@ export const nodesModule: Module = {
   ],
   intercept: (request, service) => forwarded(service.ctx, request),
   start(service) {
-    startDirectory(service.ctx);
+    const { ctx } = service;
+    startDirectory(ctx, (orgId, url) => yieldShop(ctx, orgId, url), freezeYielded(ctx));
     const replica = service.ctx.config.replica;
     if (!replica) return;
     const replicator = new Replicator(service.ctx, replica);

@@ -56,8 +56,8 @@ function shopAddresses(ctx: AppContext, orgId: string) {
   return { hosts, keys };
 }
 
-/** Records that the shop now lives at `toUrl`, erases it here, and lets its requests through again (forwarded). */
-function markMoved(ctx: AppContext, orgId: string, toUrl: string) {
+/** Records that the shop's requests go to `toUrl` from now on (they are forwarded there). */
+function recordGone(ctx: AppContext, orgId: string, toUrl: string) {
   const { hosts, keys } = shopAddresses(ctx, orgId);
   ctx.platform.sqlite
     .query(
@@ -66,10 +66,37 @@ function markMoved(ctx: AppContext, orgId: string, toUrl: string) {
          key_hashes = excluded.key_hashes, moved_at = excluded.moved_at`,
     )
     .run(orgId, toUrl, JSON.stringify(hosts), JSON.stringify(keys), Date.now());
+  return hosts;
+}
+
+/** Records that the shop now lives at `toUrl`, erases it here, and lets its requests through again (forwarded). */
+function markMoved(ctx: AppContext, orgId: string, toUrl: string) {
+  const hosts = recordGone(ctx, orgId, toUrl);
   eraseShop(ctx, orgId);
   ctx.tenants.thaw(orgId);
   forwardsOf(ctx).reload();
   return { orgId, to: toUrl, hosts };
+}
+
+/**
+ * A shop another node took later (the directory's leases): its file stays here, frozen, and its
+ * requests go to that node, across restarts too (recorded as gone), until an operator erases it.
+ */
+export function yieldShop(ctx: AppContext, orgId: string, toUrl: string): void {
+  ctx.tenants.freeze(orgId);
+  recordGone(ctx, orgId, toUrl);
+  forwardsOf(ctx).reload();
+}
+
+/** The shops of this node's files that went elsewhere without being erased (yielded), frozen again at start. */
+export function freezeYielded(ctx: AppContext): string[] {
+  const ids = (
+    ctx.platform.sqlite
+      .query("SELECT m.org_id AS id FROM moved_shops m JOIN organizations o ON o.id = m.org_id")
+      .all() as { id: string }[]
+  ).map((row) => row.id);
+  for (const id of ids) ctx.tenants.freeze(id);
+  return ids;
 }
 
 /** Every host of every shop this node holds, for the proxy's map. */
@@ -212,9 +239,12 @@ class Forwards {
       }
       return hash;
     };
-    const moved =
-      this.byHost.get(host) ?? (this.byKey.size > 0 ? this.byKey.get(keyHash() ?? "") : undefined);
-    return moved ?? directory?.destination(host, keyHash);
+    // The directory's current leases know better than a tombstone where a shop that left is now.
+    return (
+      directory?.destination(host, keyHash) ??
+      this.byHost.get(host) ??
+      (this.byKey.size > 0 ? this.byKey.get(keyHash() ?? "") : undefined)
+    );
   }
 }
 
@@ -235,29 +265,45 @@ function forwardsOf(ctx: AppContext): Forwards {
  * goes on as it came (method, headers with its Host, body), and the answer comes back as given.
  */
 export function forwarded(ctx: AppContext, request: Request): Promise<Response> | null {
-  // A request another node sent here is answered here: two nodes that each believe the other holds
-  // a shop (for the moment a lease takes to be read) never pass it back and forth.
-  if (request.headers.has(FORWARDED_HEADER)) return null;
+  // A request passed on MAX_HOPS times is answered where it is: two nodes that each believe the
+  // other holds a shop (for the moment a lease takes to be read) pass it back and forth no longer.
+  const passedBy = request.headers.get(FORWARDED_HEADER)?.split(",") ?? [];
+  if (passedBy.length >= MAX_HOPS) return null;
   const to = forwardsOf(ctx).destination(request);
-  return to ? forward(request, to, ctx.config.directory?.nodeId ?? "node") : null;
+  const me = ctx.config.directory?.nodeId ?? "node";
+  return to ? forward(request, to, [...passedBy, me].join(",")) : null;
 }
 
-/** Set on a request one node passes to another. */
+/** Set on a request one node passes to another: the nodes that passed it on, in order. */
 const FORWARDED_HEADER = "x-commerce-forwarded-by";
+/** A shop that moved twice is reached through its first node's tombstone, then its second's. */
+const MAX_HOPS = 3;
 
-async function forward(request: Request, to: string, by: string): Promise<Response> {
+async function forward(request: Request, to: string, passedBy: string): Promise<Response> {
   const url = new URL(request.url);
   const headers = new Headers(request.headers);
-  headers.set(FORWARDED_HEADER, by);
+  headers.set(FORWARDED_HEADER, passedBy);
   const body =
     request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
   // The answer's bytes pass through as the other node encoded them (its Content-Encoding kept).
-  const answer = await fetch(`${to}${url.pathname}${url.search}`, {
-    method: request.method,
-    headers,
-    body,
-    redirect: "manual",
-    decompress: false,
-  });
+  let answer: Response;
+  try {
+    answer = await fetch(`${to}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body,
+      redirect: "manual",
+      decompress: false,
+    });
+  } catch {
+    throw new ApiError(
+      "UNAVAILABLE",
+      "The node that holds this shop does not answer: try again in a moment",
+      undefined,
+      {
+        "retry-after": "2",
+      },
+    );
+  }
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

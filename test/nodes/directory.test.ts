@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -185,9 +186,7 @@ describe("the directory of nodes", () => {
     const id = ((await created.json()) as { data: { id: string } }).data.id;
     const onC = await fetch(`${nodeC.url}/v1/admin/products/${id}`, { headers: { "x-api-key": adminKey } });
     expect(onC.status).toBe(200);
-    const aFile = new (await import("bun:sqlite")).Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), {
-      readonly: true,
-    });
+    const aFile = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
     try {
       expect(aFile.query("SELECT 1 FROM products WHERE id = ?").get(id)).toBeNull();
     } finally {
@@ -220,6 +219,39 @@ describe("the directory of nodes", () => {
     });
     const viaC = await createProduct(nodeC.url, "Sent on by the old holder");
     expect(viaC.status).toBe(201);
+  }, 60_000);
+
+  test("a node restarted after yielding a shop keeps it yielded while no lease names it; a request it cannot pass on is a 503", async () => {
+    const productsInA = () => {
+      const file = new Database(join(t.dataDir, "tenants", `${orgId}.sqlite`), { readonly: true });
+      try {
+        return (file.query("SELECT count(*) AS n FROM products").get() as { n: number }).n;
+      } finally {
+        file.close();
+      }
+    };
+    await nodeA.kill();
+    await nodeB.kill();
+    stopLeftoverLitestream(t.dataDir);
+    stopLeftoverLitestream(dirs[0]!);
+    await until(
+      "node b's lease to run out",
+      async () => (await leaseOf("b"))!.renewedAt + LEASE_MS < Date.now(),
+    );
+    const before = productsInA();
+    nodeA = await startNode("a", t.dataDir);
+    await until("node a's lease", async () => (await ready(nodeA)).directory.holdsLease);
+    expect((await ready(nodeA)).directory.yielded).toEqual([orgId]);
+    expect((await leaseOf("a"))!.shops.map((s) => s.orgId)).not.toContain(orgId);
+    const refused = await createProduct(nodeA.url, "Nowhere to go");
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("2");
+    expect(productsInA()).toBe(before);
+    // The holder comes back and holds the shop again.
+    nodeB = await startNode("b", dirs[0]!);
+    await until("node b's lease names the shop", async () =>
+      Boolean((await leaseOf("b"))?.shops.some((s) => s.orgId === orgId)),
+    );
   }, 60_000);
 
   test("a node that cannot renew its lease stops writing its shops (503 with Retry-After) and says so on /ready", async () => {
