@@ -35,8 +35,24 @@ export interface Lease {
 export const current = (lease: Lease, now: number) => lease.renewedAt + lease.leaseMs > now;
 
 /** Whether a claim on a shop outranks another: taken later, or at the same moment by a greater node id. */
-export const outranks = (a: { takenAt: number; node: string }, b: { takenAt: number; node: string }) =>
+const outranks = (a: { takenAt: number; node: string }, b: { takenAt: number; node: string }) =>
   a.takenAt > b.takenAt || (a.takenAt === b.takenAt && a.node > b.node);
+
+/** A shop as the lease that holds it names it, with that lease's node. */
+export type HeldShop = LeasedShop & { node: string; url: string };
+
+/** The holder of each shop `leases` name: of several, the one that outranks the others. */
+export function holders(leases: readonly Lease[]): Map<string, HeldShop> {
+  const held = new Map<string, HeldShop>();
+  for (const lease of leases) {
+    for (const shop of lease.shops) {
+      const claim = { ...shop, node: lease.node, url: lease.url };
+      const other = held.get(shop.orgId);
+      if (!other || outranks(claim, other)) held.set(shop.orgId, claim);
+    }
+  }
+  return held;
+}
 
 const leasesPrefix = (prefix: string) => (prefix ? `${prefix}/nodes/` : "nodes/");
 
@@ -157,7 +173,7 @@ export class NodeDirectory {
       holdsLease: this.holdsLease(),
       renewedAt: this.renewedAt === 0 ? null : new Date(this.renewedAt).toISOString(),
       shops: this.held,
-      yielded: [...this.yielded.keys()],
+      yielded: [...this.yielded],
       ...(this.failure ? { error: this.failure } : {}),
     };
   }
@@ -204,33 +220,28 @@ export class NodeDirectory {
 
   /** A shop of this node's files that another current lease names as taken later is that node's now. */
   private yieldOutranked(here: LeasedShop[], others: Lease[]): void {
-    const me = this.config.nodeId;
+    const claims = holders(others);
     for (const shop of here) {
-      if (this.yielded.has(shop.orgId)) continue;
-      for (const lease of others) {
-        const theirs = lease.shops.find((s) => s.orgId === shop.orgId);
-        if (theirs && outranks({ ...theirs, node: lease.node }, { ...shop, node: me })) {
-          this.yielded.add(shop.orgId);
-          this.yieldShop(shop.orgId, lease.url);
-          this.ctx.log.warn("shop held by another node: writes stopped here, requests sent there", {
-            org: shop.orgId,
-            node: lease.node,
-          });
-          break;
-        }
-      }
+      const theirs = claims.get(shop.orgId);
+      if (this.yielded.has(shop.orgId) || !theirs) continue;
+      if (!outranks(theirs, { takenAt: shop.takenAt, node: this.config.nodeId })) continue;
+      this.yielded.add(shop.orgId);
+      this.yieldShop(shop.orgId, theirs.url);
+      this.ctx.log.warn("shop held by another node: writes stopped here, requests sent there", {
+        org: shop.orgId,
+        node: theirs.node,
+      });
     }
   }
 
+  /** Where each shop another node holds is (of two leases naming one, the holder's). */
   private route(others: Lease[], heldHere: Set<string>): void {
     const byHost = new Map<string, string>();
     const byKey = new Map<string, string>();
-    for (const lease of others) {
-      for (const shop of lease.shops) {
-        if (heldHere.has(shop.orgId)) continue;
-        for (const host of shop.hosts) byHost.set(host, lease.url);
-        for (const hash of shop.keyHashes) byKey.set(hash, lease.url);
-      }
+    for (const shop of holders(others).values()) {
+      if (heldHere.has(shop.orgId)) continue;
+      for (const host of shop.hosts) byHost.set(host, shop.url);
+      for (const hash of shop.keyHashes) byKey.set(hash, shop.url);
     }
     this.byHost = byHost;
     this.byKey = byKey;

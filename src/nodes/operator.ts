@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { ApiError } from "../core/errors.ts";
 import type { ReplicaConfig } from "./bucket.ts";
-import { current, outranks, readLeases } from "./directory.ts";
+import { current, holders, readLeases } from "./directory.ts";
 
 // The operator's side of several nodes (docs/scaling.md, "Several nodes"): `shop move` drives the
 // `/ops` routes of two nodes, and `proxy-config` writes the proxy's routing map from what each node
@@ -69,15 +69,9 @@ export async function proxyConfig(nodes: { name: string; url: string }[], token:
 export async function proxyConfigFromDirectory(replica: ReplicaConfig, url: string, out: string) {
   const now = Date.now();
   const leases = (await readLeases(replica, url)).filter((lease) => current(lease, now));
-  const holder = new Map<string, { node: string; takenAt: number; hosts: string[] }>();
-  for (const lease of leases) {
-    for (const shop of lease.shops) {
-      const claim = { node: lease.node, takenAt: shop.takenAt, hosts: shop.hosts };
-      const other = holder.get(shop.orgId);
-      if (!other || outranks(claim, other)) holder.set(shop.orgId, claim);
-    }
-  }
-  const lines = [...holder.values()].flatMap(({ node, hosts }) => hosts.map((host) => `${host} ${node}`));
+  const lines = [...holders(leases).values()].flatMap(({ node, hosts }) =>
+    hosts.map((host) => `${host} ${node}`),
+  );
   return { ...writeMap(out, lines), nodes: leases.length };
 }
 

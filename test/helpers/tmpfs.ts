@@ -36,9 +36,15 @@ export function mountSmallDisk(file: string, size: number): SmallDisk | null {
   return {
     dir,
     unmount() {
-      // A closed bun:sqlite connection whose statements are not yet collected still holds its files.
+      // A closed bun:sqlite connection whose statements are not yet collected still holds its files
+      // (on a busy machine their finalizers may take a moment after the collection): tried for 5 s.
       Bun.gc(true);
-      const unmounted = run(["umount", dir]);
+      let unmounted = run(["umount", dir]);
+      for (let tries = 0; !unmounted.success && tries < 50; tries++) {
+        Bun.gc(true);
+        Bun.sleepSync(100);
+        unmounted = run(["umount", dir]);
+      }
       if (!unmounted.success) throw new Error(`umount ${dir}: ${unmounted.output}`);
       rmdirSync(dir);
     },
