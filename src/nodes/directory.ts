@@ -112,8 +112,6 @@ export class NodeDirectory {
   private renewedAt = 0;
   private renewing: Promise<void> | undefined;
   private failure: string | undefined;
-  /** Shops of this node's files that a later taker holds now. */
-  private readonly yielded = new Set<string>();
   private held = 0;
   /** The node of every shop another node's current lease names, by host and by API key hash. */
   private byHost = new Map<string, string>();
@@ -121,17 +119,15 @@ export class NodeDirectory {
 
   /**
    * `yieldShop`: stops this node writing a shop of its files and sends its requests to `url` from
-   * now on, across restarts (the nodes module records it); `yielded`: those it gave up before.
+   * now on, across restarts (the nodes module records it, and the shop is no longer among this
+   * node's: `shopsHere` leaves it out).
    */
   constructor(
     private readonly ctx: AppContext,
     private readonly replica: ReplicaConfig,
     private readonly config: DirectoryConfig,
     private readonly yieldShop: (orgId: string, url: string) => void,
-    yielded: readonly string[],
-  ) {
-    for (const orgId of yielded) this.yielded.add(orgId);
-  }
+  ) {}
 
   start(): void {
     this.ctx.tenants.writable = () => this.holdsLease();
@@ -173,7 +169,6 @@ export class NodeDirectory {
       holdsLease: this.holdsLease(),
       renewedAt: this.renewedAt === 0 ? null : new Date(this.renewedAt).toISOString(),
       shops: this.held,
-      yielded: [...this.yielded],
       ...(this.failure ? { error: this.failure } : {}),
     };
   }
@@ -186,8 +181,8 @@ export class NodeDirectory {
         (lease) => lease.node !== this.config.nodeId && current(lease, Date.now()),
       );
       const here = shopsHere(this.ctx);
-      this.yieldOutranked(here, others);
-      const held = here.filter((shop) => !this.yielded.has(shop.orgId));
+      const yielded = this.yieldOutranked(here, others);
+      const held = here.filter((shop) => !yielded.has(shop.orgId));
       const lease: Lease = {
         node: this.config.nodeId,
         url: this.config.nodeUrl,
@@ -218,20 +213,24 @@ export class NodeDirectory {
     }
   }
 
-  /** A shop of this node's files that another current lease names as taken later is that node's now. */
-  private yieldOutranked(here: LeasedShop[], others: Lease[]): void {
+  /**
+   * A shop of this node's files that another current lease names as taken later is that node's now;
+   * answers the shops given up by this renewal.
+   */
+  private yieldOutranked(here: LeasedShop[], others: Lease[]): Set<string> {
     const claims = holders(others);
+    const yielded = new Set<string>();
     for (const shop of here) {
       const theirs = claims.get(shop.orgId);
-      if (this.yielded.has(shop.orgId) || !theirs) continue;
-      if (!outranks(theirs, { takenAt: shop.takenAt, node: this.config.nodeId })) continue;
-      this.yielded.add(shop.orgId);
+      if (!theirs || !outranks(theirs, { takenAt: shop.takenAt, node: this.config.nodeId })) continue;
+      yielded.add(shop.orgId);
       this.yieldShop(shop.orgId, theirs.url);
       this.ctx.log.warn("shop held by another node: writes stopped here, requests sent there", {
         org: shop.orgId,
         node: theirs.node,
       });
     }
+    return yielded;
   }
 
   /** Where each shop another node holds is (of two leases naming one, the holder's). */
@@ -257,11 +256,10 @@ export const directoryOf = (ctx: AppContext): NodeDirectory | undefined => direc
 export function startDirectory(
   ctx: AppContext,
   yieldShop: (orgId: string, url: string) => void,
-  yielded: readonly string[],
 ): NodeDirectory | undefined {
   const { replica, directory } = ctx.config;
   if (!replica || !directory) return undefined;
-  const started = new NodeDirectory(ctx, replica, directory, yieldShop, yielded);
+  const started = new NodeDirectory(ctx, replica, directory, yieldShop);
   directories.set(ctx, started);
   started.start();
   return started;

@@ -2,7 +2,7 @@ import type { Module, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
 import { operatorRefusal } from "../system/metrics-route.ts";
 import { directoryOf, startDirectory, stopDirectory } from "./directory.ts";
-import { forwarded, freezeYielded, opsRoutes, yieldShop } from "./moves.ts";
+import { forwarded, opsRoutes, yieldedShops, yieldShop } from "./moves.ts";
 import { Replicator } from "./replication.ts";
 
 // The replicator of a started service, when REPLICA_URL is set.
@@ -18,7 +18,8 @@ function readiness(service: Service): Response {
   const replication = replica ? (replicators.get(service.ctx)?.status() ?? null) : undefined;
   if (replica && !replication?.running) reasons.push("REPLICATION_NOT_RUNNING");
   else if (replica && !replication?.current) reasons.push("REPLICATION_BEHIND_SHOPS");
-  const directory = directoryOf(service.ctx)?.status();
+  const lease = directoryOf(service.ctx)?.status();
+  const directory = lease && { ...lease, yielded: yieldedShops(service.ctx) };
   if (directory && !directory.holdsLease) reasons.push("LEASE_NOT_HELD");
   const body = {
     ready: reasons.length === 0,
@@ -49,7 +50,9 @@ export const nodesModule: Module = {
   intercept: (request, service) => forwarded(service.ctx, request),
   start(service) {
     const { ctx } = service;
-    startDirectory(ctx, (orgId, url) => yieldShop(ctx, orgId, url), freezeYielded(ctx));
+    // A shop yielded before a restart stays frozen (its requests go where it went).
+    for (const orgId of yieldedShops(ctx)) ctx.tenants.freeze(orgId);
+    startDirectory(ctx, (orgId, url) => yieldShop(ctx, orgId, url));
     const replica = service.ctx.config.replica;
     if (!replica) return;
     const replicator = new Replicator(service.ctx, replica);

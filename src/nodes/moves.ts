@@ -88,16 +88,13 @@ export function yieldShop(ctx: AppContext, orgId: string, toUrl: string): void {
   forwardsOf(ctx).reload();
 }
 
-/** The shops of this node's files that went elsewhere without being erased (yielded), frozen again at start. */
-export function freezeYielded(ctx: AppContext): string[] {
-  const ids = (
+/** The shops of this node's files that went elsewhere without being erased (yielded). */
+export const yieldedShops = (ctx: AppContext): string[] =>
+  (
     ctx.platform.sqlite
       .query("SELECT m.org_id AS id FROM moved_shops m JOIN organizations o ON o.id = m.org_id")
       .all() as { id: string }[]
   ).map((row) => row.id);
-  for (const id of ids) ctx.tenants.freeze(id);
-  return ids;
-}
 
 /** Every host of every shop this node holds, for the proxy's map. */
 function hostsHere(ctx: AppContext) {

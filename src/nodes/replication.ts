@@ -246,7 +246,7 @@ export class Replicator {
     }
     const dbs = new Set([...series.keys()].map((key) => key.slice(key.indexOf(" ") + 1)));
     const now = Date.now();
-    return [...dbs].map((db) => {
+    const read = [...dbs].map((db) => {
       const at = (name: string) => series.get(`${name} ${db}`) ?? 0;
       const sameFile = at("litestream_shadow_wal_index") === at("litestream_replica_wal_index");
       const shadow = at("litestream_shadow_wal_size");
@@ -263,6 +263,10 @@ export class Replicator {
         lagSeconds: behindBytes === 0 ? 0 : (now - this.shipped.get(shop)!.since) / 1000,
       };
     });
+    // A shop Litestream no longer streams (erased, moved away) is forgotten.
+    const streamed = new Set(read.map((position) => position.shop));
+    for (const shop of this.shipped.keys()) if (!streamed.has(shop)) this.shipped.delete(shop);
+    return read;
   }
 
   /** Stops looking, and Litestream with it (killed if it has not exited 5 s after being asked). */
