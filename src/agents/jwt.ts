@@ -81,8 +81,11 @@ async function verifySignatureAndClaims(
   return payload as Claims;
 }
 
+/** When a token can no longer verify (its `exp` plus the skew allowed), in ms: its replay row's expiry. */
+export const verifiableUntil = (claims: Pick<Claims, "exp">): number => (claims.exp + SKEW_S) * 1000;
+
 async function recordJti(rt: AgentRuntime, principal: string, claims: Claims): Promise<void> {
-  if (!(await rt.replay.record(principal, claims.jti, (claims.exp + SKEW_S) * 1000, rt.now()))) {
+  if (!(await rt.replay.record(principal, claims.jti, verifiableUntil(claims), rt.now()))) {
     throw invalidJwt("This token was already used (jti replay): sign a fresh one per request");
   }
 }

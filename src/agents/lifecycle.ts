@@ -7,7 +7,7 @@ import { type Constraints, parseConstraints } from "./capabilities.ts";
 import { conflict, invalidRequest, ProtocolError } from "./errors.ts";
 import { assertDelegation } from "./grants.ts";
 import type { AgentAuth, HostAuth } from "./jwt.ts";
-import { verifyAgentJwt } from "./jwt.ts";
+import { verifiableUntil, verifyAgentJwt } from "./jwt.ts";
 import { jwkText, parsePublicJwk, thumbprintOf } from "./keys.ts";
 import type { AgentRuntime } from "./runtime.ts";
 import {
@@ -538,7 +538,7 @@ export async function introspect(rt: AgentRuntime, caller: Caller, token: string
   }
   const { agent, host, claims } = auth;
   if (
-    rt.replay.seen(agent.id, claims.jti) ||
+    rt.replay.seen(agent.id, claims.jti, verifiableUntil(claims)) ||
     agent.status !== "active" ||
     host.status === "revoked" ||
     agent.organization_id !== caller.orgId

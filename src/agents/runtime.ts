@@ -10,6 +10,13 @@ import { type Origins, originsOf } from "./origins.ts";
 const MINUTE = 60_000;
 /** Expired replay rows deleted per row added (ReplayCache): more than come of age. */
 const SWEEP_PER_JTI = 2;
+/**
+ * The replay table's rows are keyed by the period their token runs out in. A token verifies at
+ * most 120 s past the moment it is shown (iat ≤ now + 30 s, exp ≤ iat + 60 s, 30 s of skew), so
+ * two tokens that can both verify at one moment run out within 120 s of each other: in the same
+ * period or a neighbouring one.
+ */
+export const REPLAY_PERIOD_MS = 120_000;
 
 /** Fixed 60 s windows per process (AGENTS rate limits); `hit` throws 429 RATE_LIMITED with Retry-After. */
 function limiters() {
@@ -46,8 +53,14 @@ function limiters() {
  * them is answered. Of two requests with the same jti, in one group or not, the first insert wins
  * and the other is a replay. The group commits at synchronous=NORMAL (the control plane is FULL
  * otherwise): WAL keeps it across a process crash, and after a power loss only tokens of the last
- * ~90 s could be replayed. Each row also deletes up to SWEEP_PER_JTI expired rows, oldest first, so
- * the table keeps about 90 s of tokens without a pause to sweep it.
+ * ~2 minutes could be replayed.
+ *
+ * The key is (period, principal, jti) in one `WITHOUT ROWID` b-tree, not (principal, jti) with a
+ * rowid and an index on expiry: each row is written once instead of three times, and expired rows
+ * are deleted from the b-tree's oldest end. A jti is still used once: its period and the ones either
+ * side are looked up before the insert, so a token signed again with the same jti and another
+ * `exp` is a replay too. Each row also deletes up to SWEEP_PER_JTI rows of periods that
+ * ran out, so the table keeps two to four minutes of tokens without a pause to sweep it.
  */
 class ReplayCache {
   /** Jtis whose row is waiting for its group's commit, as `principal jti`, with how many requests carry each. */
@@ -60,23 +73,25 @@ class ReplayCache {
     const { sqlite } = this;
     const key = `${principal} ${jti}`;
     this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
+    const period = Math.floor(expiresAt / REPLAY_PERIOD_MS);
     try {
       return await inGroupCommit(
         sqlite,
         () => {
           sqlite
             .query(
-              `DELETE FROM agent_jwt_replay WHERE rowid IN
-                 (SELECT rowid FROM agent_jwt_replay WHERE expires_at < +?1 ORDER BY expires_at LIMIT ?2)`,
+              `DELETE FROM agent_jwt_replay WHERE (period, principal, jti) IN
+                 (SELECT period, principal, jti FROM agent_jwt_replay WHERE period < ?1 LIMIT ?2)`,
             )
-            .run(now, SWEEP_PER_JTI);
+            .run(Math.floor(now / REPLAY_PERIOD_MS), SWEEP_PER_JTI);
+          if (this.usedAround(principal, jti, period)) return false;
           return (
             sqlite
               .query(
-                `INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (principal, jti) DO NOTHING`,
+                `INSERT INTO agent_jwt_replay (period, principal, jti, expires_at, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING`,
               )
-              .run(principal, jti, expiresAt, now).changes === 1
+              .run(period, principal, jti, expiresAt, now).changes === 1
           );
         },
         "NORMAL",
@@ -89,12 +104,21 @@ class ReplayCache {
   }
 
   /** Whether a jti was used, or is being recorded (introspection only reads). */
-  seen(principal: string, jti: string): boolean {
+  seen(principal: string, jti: string, expiresAt: number): boolean {
     return (
       this.recording.has(`${principal} ${jti}`) ||
+      this.usedAround(principal, jti, Math.floor(expiresAt / REPLAY_PERIOD_MS))
+    );
+  }
+
+  /** A row of the same jti in `period` or either side of it. */
+  private usedAround(principal: string, jti: string, period: number): boolean {
+    return (
       this.sqlite
-        .query("SELECT 1 FROM agent_jwt_replay WHERE principal = ? AND jti = ?")
-        .get(principal, jti) !== null
+        .query(
+          "SELECT 1 FROM agent_jwt_replay WHERE period IN (?1 - 1, ?1, ?1 + 1) AND principal = ?2 AND jti = ?3",
+        )
+        .get(period, principal, jti) !== null
     );
   }
 }

@@ -1,6 +1,12 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { agentRuntime, REPLAY_PERIOD_MS } from "../../src/agents/runtime.ts";
+import { migrations } from "../../src/db/migrations/platform/index.ts";
+import { migrate, openSqlite } from "../../src/db/sqlite.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import {
   activeAgent,
@@ -77,6 +83,72 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
   });
 
+  test("a jti signed again with another exp that runs out in the next period is still a replay", async () => {
+    const rt = agentRuntime(t.app.ctx)!;
+    const realNow = rt.now;
+    // 100 s before a period starts: a token living 60 s from now runs out (exp + 30 s of skew) in
+    // the period before it, one issued 20 s ahead and living 60 s in the period itself.
+    const periodStart = (Math.floor(Date.now() / REPLAY_PERIOD_MS) + 2) * REPLAY_PERIOD_MS;
+    const now = periodStart - 100_000;
+    rt.now = () => now;
+    try {
+      const iat = now / 1000;
+      const jti = crypto.randomUUID();
+      const first = await agent.jwt(BASE, {}, { jti, iat, exp: iat + 60 });
+      const second = await agent.jwt(BASE, {}, { jti, iat: iat + 20, exp: iat + 80 });
+      const other = await agent.jwt(BASE, {}, { iat: iat + 20, exp: iat + 80 });
+      expect((await get(first)).status).toBe(200);
+      const replay = await get(second);
+      expect(replay.status).toBe(401);
+      expect(replay.body.error).toContain("already used");
+      // The same in the other order, and a fresh jti in the later period is accepted.
+      const jti2 = crypto.randomUUID();
+      expect((await get(await agent.jwt(BASE, {}, { jti: jti2, iat: iat + 20, exp: iat + 80 }))).status).toBe(
+        200,
+      );
+      expect((await get(await agent.jwt(BASE, {}, { jti: jti2, iat, exp: iat + 60 }))).status).toBe(401);
+      expect((await get(other)).status).toBe(200);
+      const periods = t.app.ctx.platform.sqlite
+        .query("SELECT period FROM agent_jwt_replay WHERE principal = ? AND jti IN (?, ?) ORDER BY period")
+        .all(agent.id, jti, jti2) as { period: number }[];
+      expect(periods.map((row) => row.period)).toEqual([
+        periodStart / REPLAY_PERIOD_MS - 1,
+        periodStart / REPLAY_PERIOD_MS,
+      ]);
+    } finally {
+      rt.now = realNow;
+    }
+  });
+
+  test("rows of a period that ran out are swept by later recordings, never those of a token that can still verify", async () => {
+    const rt = agentRuntime(t.app.ctx)!;
+    const realNow = rt.now;
+    const used = await agent.jwt();
+    expect((await get(used)).status).toBe(200);
+    const sqlite = t.app.ctx.platform.sqlite;
+    const count = () => (sqlite.query("SELECT COUNT(*) AS n FROM agent_jwt_replay").get() as { n: number }).n;
+    try {
+      // 30 s on, every token recorded so far can still verify: nothing is swept.
+      const later = Date.now() + 30_000;
+      rt.now = () => later;
+      const before = count();
+      let iat = Math.floor(later / 1000);
+      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+      expect(storedCounts([jtiOf(used)])).toEqual([1]);
+      expect(count()).toBe(before + 1);
+      // Five minutes on, every row recorded so far ran out: each new row deletes two old ones.
+      const muchLater = Date.now() + 5 * 60_000;
+      rt.now = () => muchLater;
+      iat = Math.floor(muchLater / 1000);
+      for (let i = 0; i < 3; i++) {
+        expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+      }
+      expect(count()).toBe(before + 1 + 3 - 6);
+    } finally {
+      rt.now = realNow;
+    }
+  });
+
   test("a storage failure while writing a group fails every request of the group with 503, answers none, and uses no jti", async () => {
     const platform = t.app.ctx.platform.sqlite;
     // Another connection holds the control plane's write lock past the service's busy timeout (shortened here).
@@ -127,4 +199,47 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     expect(answer.body).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
     expect(answer.body.error).toContain("critical");
   });
+});
+
+test("replay rows recorded before the table was keyed by period are kept, and their tokens stay refused", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "commerce-replay-"));
+  try {
+    const path = join(dataDir, "platform.sqlite");
+    const older = openSqlite(path, { create: true, synchronous: "FULL" });
+    const previous = migrations.journal.entries.findIndex((entry) => entry.tag === "0009_replay_by_period");
+    migrate(older, drizzle({ client: older }), {
+      ...migrations,
+      journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, previous) },
+    });
+    const expiresAt = Date.now() + 80_000;
+    older
+      .query(
+        "INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at) VALUES ('agt_old', 'jti-recorded-before-0009', ?1, ?2, ?2)",
+      )
+      .run(expiresAt, Date.now());
+    older.close();
+
+    const upgraded = makeTestApp({ dataDir });
+    try {
+      const rows = upgraded.app.ctx.platform.sqlite
+        .query("SELECT period, principal, jti, expires_at FROM agent_jwt_replay")
+        .all();
+      expect(rows).toEqual([
+        {
+          period: Math.floor(expiresAt / REPLAY_PERIOD_MS),
+          principal: "agt_old",
+          jti: "jti-recorded-before-0009",
+          expires_at: expiresAt,
+        },
+      ]);
+      const rt = agentRuntime(upgraded.app.ctx);
+      expect(rt).toBeDefined();
+      expect(rt!.replay.seen("agt_old", "jti-recorded-before-0009", expiresAt)).toBe(true);
+      expect(rt!.replay.seen("agt_old", "another-jti-of-the-same-age", expiresAt)).toBe(false);
+    } finally {
+      upgraded.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
