@@ -4,9 +4,12 @@
 //   2. the same agent request vs its floor (bench/agent-floor-server.ts: a bare Bun.serve checking
 //      the token's Ed25519 signature and sending the same bytes);
 //   3. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key);
-//   4. the same MCP call with an OAuth access token (a client connected on the consent page) vs
+//   4. the same MCP call vs its floor (bench/mcp-floor-server.ts: a bare Bun.serve reading the
+//      request's body and sending the same bytes), and that floor vs the REST read: how much of
+//      the gap is the MCP answer's size alone;
+//   5. the same MCP call with an OAuth access token (a client connected on the consent page) vs
 //      with the API key.
-// One service process (bench/agents-server.ts) serves both sides of each comparison but the floor.
+// One service process (bench/agents-server.ts) serves both sides of each comparison but the floors.
 // Usage: bun bench/agents.ts
 import { createHash, sign as edSign, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -423,6 +426,16 @@ try {
   if (JSON.stringify(mcpBody.result?.structuredContent) !== JSON.stringify(viaKey.body)) {
     throw new Error("MCP listProducts answers another envelope than GET /v1/products");
   }
+  // The MCP floor answers the MCP call's bytes after reading the request's body.
+  const mcpBodyFile = join(tmp, "mcp-body.json");
+  const mcpAnswer = await fetch(`${base}/mcp`, { method: "POST", headers: MCP_HEADERS, body: MCP_BODY });
+  writeFileSync(mcpBodyFile, new Uint8Array(await mcpAnswer.arrayBuffer()));
+  const mcpFloor = await spawnServer({
+    label: "mcp-floor",
+    command: [process.execPath, "bench/mcp-floor-server.ts"],
+    env: { BODY_FILE: mcpBodyFile },
+  });
+  children.push(mcpFloor);
   const oauthToken = await connectOAuthClient(origin, cookie, org.id);
   const viaOAuth = await fetch(`${base}/mcp`, {
     method: "POST",
@@ -475,6 +488,16 @@ try {
         label: "MCP",
         target: () => ({ method: "POST", path: "/mcp", headers: MCP_HEADERS, body: MCP_BODY }),
       },
+      b: { label: "REST", target: () => keyGet },
+    },
+    {
+      name: "MCP tools/call listProducts vs its floor",
+      a: { label: "MCP", target: () => mcpTarget },
+      b: { label: "floor", target: () => ({ ...mcpTarget, server: mcpFloor }) },
+    },
+    {
+      name: "MCP floor vs GET /v1/products (API key)",
+      a: { label: "MCP floor", target: () => ({ ...mcpTarget, server: mcpFloor }) },
       b: { label: "REST", target: () => keyGet },
     },
     {

@@ -8,15 +8,8 @@ import { KeyCache } from "./keys.ts";
 import { type Origins, originsOf } from "./origins.ts";
 
 const MINUTE = 60_000;
-/** Expired replay rows deleted per row added (ReplayCache): more than come of age. */
-const SWEEP_PER_JTI = 2;
-/**
- * The replay table's rows are keyed by the period their token runs out in. A token verifies at
- * most 120 s past the moment it is shown (iat ≤ now + 30 s, exp ≤ iat + 60 s, 30 s of skew), so
- * two tokens that can both verify at one moment run out within 120 s of each other: in the same
- * period or a neighbouring one.
- */
-export const REPLAY_PERIOD_MS = 120_000;
+/** The most expiry, in ms, one recording's sweep deletes (ReplayCache). */
+const SWEEP_SPAN_MS = 10_000;
 
 /** Fixed 60 s windows per process (AGENTS rate limits); `hit` throws 429 RATE_LIMITED with Retry-After. */
 function limiters() {
@@ -46,24 +39,23 @@ function limiters() {
 }
 
 /**
- * Single-use JWTs: `(principal, jti)` rows in the control plane, so a restart keeps them. Each row
- * is written by group commit (`inGroupCommit`): the jtis recorded during one turn of the event loop
- * share one transaction, and each request learns whether its jti was fresh only once it has
- * committed; a commit that fails fails every request in it (storage failures are 503s), and none of
- * them is answered. Of two requests with the same jti, in one group or not, the first insert wins
- * and the other is a replay. The group commits at synchronous=NORMAL (the control plane is FULL
- * otherwise): WAL keeps it across a process crash, and after a power loss only tokens of the last
- * ~2 minutes could be replayed.
+ * Single-use JWTs: `(expires_at, principal, jti)` rows in the control plane, so a restart keeps
+ * them. Each row is written by group commit (`inGroupCommit`): the jtis recorded during one turn of
+ * the event loop share one transaction, and each request learns whether its jti was fresh only once
+ * it has committed; a commit that fails fails every request in it (storage failures are 503s), and
+ * none of them is answered. Of two requests with the same token, in one group or not, the first
+ * insert wins and the other is a replay. The group commits at synchronous=NORMAL (the control plane
+ * is FULL otherwise): WAL keeps it across a process crash, and after a power loss only tokens of the
+ * last ~90 s could be replayed.
  *
- * The key is (period, principal, jti) in one `WITHOUT ROWID` b-tree, not (principal, jti) with a
- * rowid and an index on expiry: each row is written once instead of three times, and expired rows
- * are deleted from the b-tree's oldest end. A jti is still used once: its period and the ones either
- * side are looked up before the insert, so a token signed again with the same jti and another
- * `exp` is a replay too. Each row also deletes up to SWEEP_PER_JTI rows of periods that
- * ran out, so the table keeps two to four minutes of tokens without a pause to sweep it.
+ * The key leads with the token's expiry, so rows are written near the b-tree's newest end (pages
+ * the connection's cache holds) and swept from its oldest, in one `WITHOUT ROWID` b-tree. A key of
+ * (principal, jti) alone needs a b-tree ordered by random jtis, written at a random page per token
+ * (measured in docs/agents.md). So a jti is single-use per expiry: a token replayed, or signed again
+ * with the same `exp`, is refused; one signed again with another `exp` is another token.
  */
 class ReplayCache {
-  /** Jtis whose row is waiting for its group's commit, as `principal jti`, with how many requests carry each. */
+  /** Tokens whose row is waiting for its group's commit, as `expiresAt principal jti`, with how many requests carry each. */
   private readonly recording = new Map<string, number>();
 
   constructor(private readonly sqlite: Database) {}
@@ -71,27 +63,28 @@ class ReplayCache {
   /** Records a token's jti at `now`; resolves false when it was already used, once the row is committed. */
   async record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
     const { sqlite } = this;
-    const key = `${principal} ${jti}`;
+    const key = `${expiresAt} ${principal} ${jti}`;
     this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
-    const period = Math.floor(expiresAt / REPLAY_PERIOD_MS);
     try {
       return await inGroupCommit(
         sqlite,
         () => {
+          // The expired rows, up to SWEEP_SPAN_MS of expiries past the oldest: a sweep deletes
+          // every token that came of age since the one before it, and never more than a few
+          // seconds of tokens at once, however many pile up (a burst, then a quiet spell).
           sqlite
             .query(
-              `DELETE FROM agent_jwt_replay WHERE (period, principal, jti) IN
-                 (SELECT period, principal, jti FROM agent_jwt_replay WHERE period < ?1 LIMIT ?2)`,
+              `DELETE FROM agent_jwt_replay WHERE expires_at < min(?1,
+                 (SELECT expires_at FROM agent_jwt_replay ORDER BY expires_at LIMIT 1) + ?2)`,
             )
-            .run(Math.floor(now / REPLAY_PERIOD_MS), SWEEP_PER_JTI);
-          if (this.usedAround(principal, jti, period)) return false;
+            .run(now, SWEEP_SPAN_MS);
           return (
             sqlite
               .query(
-                `INSERT INTO agent_jwt_replay (period, principal, jti, expires_at, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING`,
+                `INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING`,
               )
-              .run(period, principal, jti, expiresAt, now).changes === 1
+              .run(expiresAt, principal, jti, now).changes === 1
           );
         },
         "NORMAL",
@@ -103,22 +96,13 @@ class ReplayCache {
     }
   }
 
-  /** Whether a jti was used, or is being recorded (introspection only reads). */
+  /** Whether a token was used, or is being recorded (introspection only reads). */
   seen(principal: string, jti: string, expiresAt: number): boolean {
     return (
-      this.recording.has(`${principal} ${jti}`) ||
-      this.usedAround(principal, jti, Math.floor(expiresAt / REPLAY_PERIOD_MS))
-    );
-  }
-
-  /** A row of the same jti in `period` or either side of it. */
-  private usedAround(principal: string, jti: string, period: number): boolean {
-    return (
+      this.recording.has(`${expiresAt} ${principal} ${jti}`) ||
       this.sqlite
-        .query(
-          "SELECT 1 FROM agent_jwt_replay WHERE period IN (?1 - 1, ?1, ?1 + 1) AND principal = ?2 AND jti = ?3",
-        )
-        .get(period, principal, jti) !== null
+        .query("SELECT 1 FROM agent_jwt_replay WHERE expires_at = ? AND principal = ? AND jti = ?")
+        .get(expiresAt, principal, jti) !== null
     );
   }
 }

@@ -138,22 +138,20 @@ export const agentApprovals = sqliteTable(
 
 /**
  * Every host and agent JWT is single-use: its `jti` is kept here until it could no longer verify.
- * Keyed by the two-minute period the token runs out in, then principal and jti (`WITHOUT ROWID`,
- * written by the migration): one b-tree, and the sweep deletes from its oldest end.
+ * Keyed by expiry first (`WITHOUT ROWID`, written by the migration): one b-tree, written near its
+ * newest end and swept from its oldest (src/agents/runtime.ts, ReplayCache).
  */
 export const agentJwtReplay = sqliteTable(
   "agent_jwt_replay",
   {
-    /** `floor(expires_at / 120 000)`: src/agents/runtime.ts, REPLAY_PERIOD_MS. */
-    period: integer("period").notNull(),
+    /** The token's `exp` plus the 30 s of skew, in ms: when it can no longer verify. */
+    expiresAt: integer("expires_at").notNull(),
     /** The agent id, or the host key thumbprint. */
     principal: text("principal").notNull(),
     jti: text("jti").notNull(),
-    /** The token's `exp` plus the 30 s of skew, in ms: when it can no longer verify. */
-    expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.period, t.principal, t.jti] })],
+  (t) => [primaryKey({ columns: [t.expiresAt, t.principal, t.jti] })],
 );
 
 /** Server-side secrets of the agents module (a 32-byte key for user-code HMACs and CSRF tokens). */

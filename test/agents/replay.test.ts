@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { agentRuntime, REPLAY_PERIOD_MS } from "../../src/agents/runtime.ts";
+import { agentRuntime } from "../../src/agents/runtime.ts";
 import { migrations } from "../../src/db/migrations/platform/index.ts";
 import { migrate, openSqlite } from "../../src/db/sqlite.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
@@ -73,54 +73,33 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     expect(storedCounts([jtiOf(token)])).toEqual([1]);
   });
 
-  test("the same jti signed into two different tokens is still used once", async () => {
+  test("the same jti signed into two different tokens with the same exp is still used once", async () => {
     const jti = crypto.randomUUID();
+    const iat = Math.floor(Date.now() / 1000);
     const [first, second] = await Promise.all([
-      agent.jwt(BASE, {}, { jti }),
-      agent.jwt(BASE, { x: 1 }, { jti }),
+      agent.jwt(BASE, {}, { jti, iat, exp: iat + 60 }),
+      agent.jwt(BASE, { x: 1 }, { jti, iat: iat - 5, exp: iat + 60 }),
     ]);
     const answers = await Promise.all([get(first!), get(second!)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
   });
 
-  test("a jti signed again with another exp that runs out in the next period is still a replay", async () => {
-    const rt = agentRuntime(t.app.ctx)!;
-    const realNow = rt.now;
-    // 100 s before a period starts: a token living 60 s from now runs out (exp + 30 s of skew) in
-    // the period before it, one issued 20 s ahead and living 60 s in the period itself.
-    const periodStart = (Math.floor(Date.now() / REPLAY_PERIOD_MS) + 2) * REPLAY_PERIOD_MS;
-    const now = periodStart - 100_000;
-    rt.now = () => now;
-    try {
-      const iat = now / 1000;
-      const jti = crypto.randomUUID();
-      const first = await agent.jwt(BASE, {}, { jti, iat, exp: iat + 60 });
-      const second = await agent.jwt(BASE, {}, { jti, iat: iat + 20, exp: iat + 80 });
-      const other = await agent.jwt(BASE, {}, { iat: iat + 20, exp: iat + 80 });
-      expect((await get(first)).status).toBe(200);
-      const replay = await get(second);
-      expect(replay.status).toBe(401);
-      expect(replay.body.error).toContain("already used");
-      // The same in the other order, and a fresh jti in the later period is accepted.
-      const jti2 = crypto.randomUUID();
-      expect((await get(await agent.jwt(BASE, {}, { jti: jti2, iat: iat + 20, exp: iat + 80 }))).status).toBe(
-        200,
-      );
-      expect((await get(await agent.jwt(BASE, {}, { jti: jti2, iat, exp: iat + 60 }))).status).toBe(401);
-      expect((await get(other)).status).toBe(200);
-      const periods = t.app.ctx.platform.sqlite
-        .query("SELECT period FROM agent_jwt_replay WHERE principal = ? AND jti IN (?, ?) ORDER BY period")
-        .all(agent.id, jti, jti2) as { period: number }[];
-      expect(periods.map((row) => row.period)).toEqual([
-        periodStart / REPLAY_PERIOD_MS - 1,
-        periodStart / REPLAY_PERIOD_MS,
-      ]);
-    } finally {
-      rt.now = realNow;
-    }
+  test("a jti signed again with another exp is another token (the replay key is expiry, principal, jti)", async () => {
+    const jti = crypto.randomUUID();
+    const iat = Math.floor(Date.now() / 1000);
+    const first = await agent.jwt(BASE, {}, { jti, iat, exp: iat + 60 });
+    const again = await agent.jwt(BASE, {}, { jti, iat, exp: iat + 59 });
+    expect((await get(first)).status).toBe(200);
+    expect((await get(again)).status).toBe(200);
+    expect((await get(first)).status).toBe(401);
+    expect((await get(again)).status).toBe(401);
+    const expiries = t.app.ctx.platform.sqlite
+      .query("SELECT expires_at FROM agent_jwt_replay WHERE principal = ? AND jti = ? ORDER BY expires_at")
+      .all(agent.id, jti) as { expires_at: number }[];
+    expect(expiries.map((row) => row.expires_at)).toEqual([(iat + 89) * 1000, (iat + 90) * 1000]);
   });
 
-  test("rows of a period that ran out are swept by later recordings, never those of a token that can still verify", async () => {
+  test("expired rows are swept by later recordings, oldest first, never those of a token that can still verify", async () => {
     const rt = agentRuntime(t.app.ctx)!;
     const realNow = rt.now;
     const used = await agent.jwt();
@@ -136,14 +115,34 @@ describe("single-use agent JWTs, recorded by group commit", () => {
       expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
       expect(storedCounts([jtiOf(used)])).toEqual([1]);
       expect(count()).toBe(before + 1);
-      // Five minutes on, every row recorded so far ran out: each new row deletes two old ones.
+      // Five minutes on, every row recorded so far has expired: each recording sweeps the oldest
+      // 10 s of expiries, until only the rows recorded since are left.
       const muchLater = Date.now() + 5 * 60_000;
       rt.now = () => muchLater;
       iat = Math.floor(muchLater / 1000);
-      for (let i = 0; i < 3; i++) {
+      const expiry = () =>
+        sqlite
+          .query("SELECT min(expires_at) AS oldest, max(expires_at) AS newest FROM agent_jwt_replay")
+          .get() as {
+          oldest: number;
+          newest: number;
+        };
+      const { oldest, newest } = expiry();
+      const expired = count();
+      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+      const left = sqlite
+        .query("SELECT COUNT(*) AS n FROM agent_jwt_replay WHERE expires_at < ?")
+        .get(oldest + 10_000) as {
+        n: number;
+      };
+      expect(left.n).toBe(0);
+      const recordings = Math.ceil((newest - oldest) / 10_000) + 1;
+      for (let i = 0; i < recordings; i++) {
         expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
       }
-      expect(count()).toBe(before + 1 + 3 - 6);
+      expect(expired).toBeGreaterThan(recordings);
+      expect(storedCounts([jtiOf(used)])).toEqual([0]);
+      expect(count()).toBe(1 + recordings);
     } finally {
       rt.now = realNow;
     }
@@ -201,12 +200,12 @@ describe("single-use agent JWTs, recorded by group commit", () => {
   });
 });
 
-test("replay rows recorded before the table was keyed by period are kept, and their tokens stay refused", () => {
+test("replay rows recorded before the table was keyed by expiry are kept, and their tokens stay refused", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "commerce-replay-"));
   try {
     const path = join(dataDir, "platform.sqlite");
     const older = openSqlite(path, { create: true, synchronous: "FULL" });
-    const previous = migrations.journal.entries.findIndex((entry) => entry.tag === "0009_replay_by_period");
+    const previous = migrations.journal.entries.findIndex((entry) => entry.tag === "0009_replay_by_expiry");
     migrate(older, drizzle({ client: older }), {
       ...migrations,
       journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, previous) },
@@ -222,11 +221,10 @@ test("replay rows recorded before the table was keyed by period are kept, and th
     const upgraded = makeTestApp({ dataDir });
     try {
       const rows = upgraded.app.ctx.platform.sqlite
-        .query("SELECT period, principal, jti, expires_at FROM agent_jwt_replay")
+        .query("SELECT expires_at, principal, jti FROM agent_jwt_replay")
         .all();
       expect(rows).toEqual([
         {
-          period: Math.floor(expiresAt / REPLAY_PERIOD_MS),
           principal: "agt_old",
           jti: "jti-recorded-before-0009",
           expires_at: expiresAt,
@@ -236,6 +234,7 @@ test("replay rows recorded before the table was keyed by period are kept, and th
       expect(rt).toBeDefined();
       expect(rt!.replay.seen("agt_old", "jti-recorded-before-0009", expiresAt)).toBe(true);
       expect(rt!.replay.seen("agt_old", "another-jti-of-the-same-age", expiresAt)).toBe(false);
+      expect(rt!.replay.seen("agt_old", "jti-recorded-before-0009", expiresAt + 1000)).toBe(false);
     } finally {
       upgraded.close();
     }

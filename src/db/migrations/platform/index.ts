@@ -10,7 +10,7 @@ import m5 from "./0005_oauth.sql" with { type: "text" };
 import m6 from "./0006_oauth_client_logo.sql" with { type: "text" };
 import m7 from "./0007_moved_shops.sql" with { type: "text" };
 import m8 from "./0008_held_shops.sql" with { type: "text" };
-import m9 from "./0009_replay_by_period.sql" with { type: "text" };
+import m9 from "./0009_replay_by_expiry.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -24,6 +24,6 @@ export const migrations: EmbeddedMigrations = {
     "0006_oauth_client_logo": m6,
     "0007_moved_shops": m7,
     "0008_held_shops": m8,
-    "0009_replay_by_period": m9,
+    "0009_replay_by_expiry": m9,
   },
 };

@@ -1,14 +1,13 @@
 PRAGMA foreign_keys=OFF;--> statement-breakpoint
 CREATE TABLE `__new_agent_jwt_replay` (
-	`period` integer NOT NULL,
+	`expires_at` integer NOT NULL,
 	`principal` text NOT NULL,
 	`jti` text NOT NULL,
-	`expires_at` integer NOT NULL,
 	`created_at` integer NOT NULL,
-	PRIMARY KEY(`period`, `principal`, `jti`)
+	PRIMARY KEY(`expires_at`, `principal`, `jti`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-INSERT INTO `__new_agent_jwt_replay`("period", "principal", "jti", "expires_at", "created_at") SELECT "expires_at" / 120000, "principal", "jti", "expires_at", "created_at" FROM `agent_jwt_replay`;--> statement-breakpoint
+INSERT INTO `__new_agent_jwt_replay`("expires_at", "principal", "jti", "created_at") SELECT "expires_at", "principal", "jti", "created_at" FROM `agent_jwt_replay`;--> statement-breakpoint
 DROP TABLE `agent_jwt_replay`;--> statement-breakpoint
 ALTER TABLE `__new_agent_jwt_replay` RENAME TO `agent_jwt_replay`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;
