@@ -1,5 +1,5 @@
 import type { Config } from "./config.ts";
-import { Metrics } from "./core/metrics.ts";
+import { createMetrics, type Metrics } from "./core/metrics.ts";
 import { StorageHealth } from "./core/storage.ts";
 import { dueTimes } from "./db/due-times.ts";
 import { openPlatformDb, type PlatformDb } from "./db/platform.ts";
@@ -37,7 +37,7 @@ export interface AppContext {
 
 export function createContext(config: Config, tenantSetup: readonly TenantSetup[]): AppContext {
   const log = createLogger(config.logLevel);
-  const metrics = new Metrics();
+  const metrics = createMetrics(config.metricsToken !== undefined);
   const platform = openPlatformDb(config.dataDir);
   const tenants = new TenantPool(config.dataDir, config.tenantPoolSize, () => metrics.evicted());
   metrics.watch({

@@ -39,7 +39,7 @@ export function metricsRoute(ctx: AppContext): RawRoute {
       const refused = operatorRefusal(ctx, request);
       if (refused) return refused;
       return new Response(await ctx.metrics.scrape(), {
-        headers: { "content-type": ctx.metrics.registry.contentType },
+        headers: { "content-type": ctx.metrics.contentType },
       });
     },
   };

@@ -80,6 +80,32 @@ describe("GET /metrics", () => {
     }
   });
 
+  test("without METRICS_TOKEN nothing is counted and prom-client is never loaded (a process of its own)", async () => {
+    const script = `
+      import { makeTestApp } from ${JSON.stringify(`${import.meta.dir}/../helpers/app.ts`)};
+      const t = makeTestApp({ env: process.env.WITH_TOKEN ? { METRICS_TOKEN: "m".repeat(40) } : {} });
+      await t.request("/v1/health");
+      const loaded = Object.keys(require.cache).some((path) => path.includes("/prom-client/"));
+      console.log(JSON.stringify({ loaded, scraped: await t.app.ctx.metrics.scrape() }));
+      t.cleanup();`;
+    const run = async (env: Record<string, string>) => {
+      const child = Bun.spawn([process.execPath, "-e", script], {
+        env: { ...process.env, ...env },
+        stderr: "pipe",
+      });
+      const out = await new Response(child.stdout).text();
+      expect(await child.exited).toBe(0);
+      return JSON.parse(out.trim().split("\n").at(-1)!) as { loaded: boolean; scraped: string };
+    };
+    const off = await run({});
+    expect(off).toEqual({ loaded: false, scraped: "" });
+    const on = await run({ WITH_TOKEN: "1" });
+    expect(on.loaded).toBe(true);
+    expect(on.scraped).toContain(
+      'commerce_http_requests_total{method="GET",route="/v1/health",status="200"} 1',
+    );
+  });
+
   test("requests by route and status, their latency, open shops, pool evictions, outbox, webhooks and storage series", async () => {
     const before = await scrape();
     await shop.storefront("/v1/products");
