@@ -56,9 +56,14 @@ export function holders(leases: readonly Lease[]): Map<string, HeldShop> {
 
 const leasesPrefix = (prefix: string) => (prefix ? `${prefix}/nodes/` : "nodes/");
 
+/** The directory's bucket (`DIRECTORY_URL`): its client and the prefix the leases are under. */
+type DirectoryBucket = ReturnType<typeof bucketClient>;
+
 /** Every lease the directory holds, current or not (one being rewritten at that moment is skipped). */
-export async function readLeases(replica: ReplicaConfig, url: string): Promise<Lease[]> {
-  const { client, prefix } = bucketClient(replica, url);
+export const readLeases = (replica: ReplicaConfig, url: string): Promise<Lease[]> =>
+  leasesIn(bucketClient(replica, url));
+
+async function leasesIn({ client, prefix }: DirectoryBucket): Promise<Lease[]> {
   const leases: Lease[] = [];
   let continuationToken: string | undefined;
   do {
@@ -116,6 +121,7 @@ export class NodeDirectory {
   /** The node of every shop another node's current lease names, by host and by API key hash. */
   private byHost = new Map<string, string>();
   private byKey = new Map<string, string>();
+  private readonly bucket: DirectoryBucket;
 
   /**
    * `yieldShop`: stops this node writing a shop of its files and sends its requests to `url` from
@@ -124,10 +130,12 @@ export class NodeDirectory {
    */
   constructor(
     private readonly ctx: AppContext,
-    private readonly replica: ReplicaConfig,
+    replica: ReplicaConfig,
     private readonly config: DirectoryConfig,
     private readonly yieldShop: (orgId: string, url: string) => void,
-  ) {}
+  ) {
+    this.bucket = bucketClient(replica, config.url);
+  }
 
   start(): void {
     this.ctx.tenants.writable = () => this.holdsLease();
@@ -177,11 +185,12 @@ export class NodeDirectory {
     clearTimeout(this.timer);
     const began = Date.now();
     try {
-      const others = (await readLeases(this.replica, this.config.url)).filter(
+      const others = (await leasesIn(this.bucket)).filter(
         (lease) => lease.node !== this.config.nodeId && current(lease, Date.now()),
       );
+      const claims = holders(others);
       const here = shopsHere(this.ctx);
-      const yielded = this.yieldOutranked(here, others);
+      const yielded = this.yieldOutranked(here, claims);
       const held = here.filter((shop) => !yielded.has(shop.orgId));
       const lease: Lease = {
         node: this.config.nodeId,
@@ -190,13 +199,13 @@ export class NodeDirectory {
         leaseMs: this.config.leaseMs,
         shops: held,
       };
-      const { client, prefix } = bucketClient(this.replica, this.config.url);
+      const { client, prefix } = this.bucket;
       await client.write(`${leasesPrefix(prefix)}${this.config.nodeId}.json`, JSON.stringify(lease), {
         type: "application/json",
       });
       this.renewedAt = began;
       this.held = held.length;
-      this.route(others, new Set(held.map((shop) => shop.orgId)));
+      this.route(claims, new Set(held.map((shop) => shop.orgId)));
       if (this.failure) this.ctx.log.info("directory lease renewed again", { node: this.config.nodeId });
       this.failure = undefined;
     } catch (error) {
@@ -217,8 +226,7 @@ export class NodeDirectory {
    * A shop of this node's files that another current lease names as taken later is that node's now;
    * answers the shops given up by this renewal.
    */
-  private yieldOutranked(here: LeasedShop[], others: Lease[]): Set<string> {
-    const claims = holders(others);
+  private yieldOutranked(here: LeasedShop[], claims: Map<string, HeldShop>): Set<string> {
     const yielded = new Set<string>();
     for (const shop of here) {
       const theirs = claims.get(shop.orgId);
@@ -233,11 +241,11 @@ export class NodeDirectory {
     return yielded;
   }
 
-  /** Where each shop another node holds is (of two leases naming one, the holder's). */
-  private route(others: Lease[], heldHere: Set<string>): void {
+  /** Where each shop another node holds is (`claims`: of two leases naming one, the holder's). */
+  private route(claims: Map<string, HeldShop>, heldHere: Set<string>): void {
     const byHost = new Map<string, string>();
     const byKey = new Map<string, string>();
-    for (const shop of holders(others).values()) {
+    for (const shop of claims.values()) {
       if (heldHere.has(shop.orgId)) continue;
       for (const host of shop.hosts) byHost.set(host, shop.url);
       for (const hash of shop.keyHashes) byKey.set(hash, shop.url);

@@ -262,13 +262,13 @@ function forwardsOf(ctx: AppContext): Forwards {
  * goes on as it came (method, headers with its Host, body), and the answer comes back as given.
  */
 export function forwarded(ctx: AppContext, request: Request): Promise<Response> | null {
+  const to = forwardsOf(ctx).destination(request);
+  if (!to) return null;
   // A request passed on MAX_HOPS times is answered where it is: two nodes that each believe the
   // other holds a shop (for the moment a lease takes to be read) pass it back and forth no longer.
   const passedBy = request.headers.get(FORWARDED_HEADER)?.split(",") ?? [];
   if (passedBy.length >= MAX_HOPS) return null;
-  const to = forwardsOf(ctx).destination(request);
-  const me = ctx.config.directory?.nodeId ?? "node";
-  return to ? forward(request, to, [...passedBy, me].join(",")) : null;
+  return forward(request, to, [...passedBy, ctx.config.directory?.nodeId ?? "node"].join(","));
 }
 
 /** Set on a request one node passes to another: the nodes that passed it on, in order. */
