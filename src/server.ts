@@ -91,6 +91,10 @@ export async function main() {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // What starting left behind (building the OpenAPI document alone passes about 3 MB through the
+  // heap) is collected once now, a few ms, rather than by the collector's own timing seconds later:
+  // a process at rest holds only what it keeps.
+  setImmediate(() => Bun.gc(true));
 }
 
 if (import.meta.main) await main();

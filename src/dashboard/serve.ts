@@ -42,6 +42,9 @@ export interface DashboardBundle {
   assets: Map<string, Representation>;
 }
 
+/** Whether the page's files were built into this executable (`bun run build`), not bundled from source now. */
+export const DASHBOARD_PREBUILT = page.files !== undefined;
+
 /**
  * The page's files: bundled into the binary by `bun run build` (the HTML import's `files`), or,
  * from source, bundled by Bun now with the same options.
