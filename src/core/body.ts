@@ -1,3 +1,4 @@
+import { bodyArrival } from "../lib/late-answers.ts";
 import { ApiError } from "./errors.ts";
 
 /**
@@ -22,10 +23,14 @@ const unreadableBody = () =>
     { connection: "close" },
   );
 
-/** Runs a body read, turning a failed read (not one of our own refusals) into `unreadableBody`. */
-async function reading<T>(read: () => Promise<T>): Promise<T> {
+/**
+ * Runs a read of `request`'s body (`bodyArrival`: when the body came in after the request, an
+ * answer finished with it is not late), turning a failed read (not one of our own refusals) into
+ * `unreadableBody`.
+ */
+async function reading<T>(request: Request, read: () => Promise<T>): Promise<T> {
   try {
-    return await read();
+    return await bodyArrival(request, read);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw unreadableBody();
@@ -51,7 +56,7 @@ export function checkDeclaredLength(request: Request, limit: number, routes?: Ro
 /** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
 export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
-  return reading(() => readRawUnchecked(request, limit));
+  return reading(request, () => readRawUnchecked(request, limit));
 }
 
 async function readRawUnchecked(request: Request, limit: number): Promise<Uint8Array> {
@@ -79,7 +84,7 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   // The common case (a declared length) reads text directly, without a copy (or a stream).
   if (request.headers.has("content-length")) {
     checkDeclaredLength(request, limit);
-    return reading(() => request.text());
+    return reading(request, () => request.text());
   }
   return Buffer.from(await readRawBody(request, limit)).toString("utf8");
 }

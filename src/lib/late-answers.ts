@@ -29,6 +29,18 @@ export function noteArrival(request: Request): void {
   arrivals.set(request, turn);
 }
 
+/**
+ * Reads `request`'s body. A body not all in when asked for completes in a later turn, in the
+ * socket's own callback, which Bun corks as it corks the request's: from then on the request counts
+ * as arrived in that turn, so an answer finished with its body is not taken for a late one.
+ */
+export async function bodyArrival<T>(request: Request, read: () => Promise<T>): Promise<T> {
+  const asked = turn;
+  const body = await read();
+  if (turn !== asked && arrivals.has(request)) noteArrival(request);
+  return body;
+}
+
 /** Whether `bytes` of answer to `request` would be written uncorked (large, finished after its turn). */
 export function answeredLate(request: Request, bytes: number): boolean {
   if (bytes < LARGE_BYTES || request.method === "HEAD") return false;
@@ -36,12 +48,14 @@ export function answeredLate(request: Request, bytes: number): boolean {
   return arrived !== undefined && arrived !== turn;
 }
 
-/** `bytes` as a stream of chunks (its framing becomes chunked). */
-export function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
+/** `parts`, one after the other, as a stream of chunks of them, not copied (its framing becomes chunked). */
+export function chunked(...parts: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
-      for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
-        controller.enqueue(bytes.subarray(at, at + CHUNK_BYTES));
+      for (const bytes of parts) {
+        for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+          controller.enqueue(bytes.subarray(at, at + CHUNK_BYTES));
+        }
       }
       controller.close();
     },

@@ -126,4 +126,49 @@ describe("late answers", () => {
     expect(Buffer.from(agentBytes).equals(Buffer.from(keyBytes))).toBe(true);
     expect(JSON.parse(new TextDecoder().decode(agentBytes)).result.structuredContent.data).toHaveLength(12);
   });
+
+  test("an /mcp answer finished as its body came in, turns after its headers, keeps its Content-Length", async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: { name: "listProducts", arguments: { limit: 12 } },
+    });
+    const head = [
+      "POST /mcp HTTP/1.1",
+      `host: 127.0.0.1:${server.port}`,
+      `x-api-key: ${merchant.apiKey}`,
+      "content-type: application/json",
+      "accept: application/json, text/event-stream",
+      `content-length: ${Buffer.byteLength(body)}`,
+      "connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    const received: Buffer[] = [];
+    const closed = Promise.withResolvers<void>();
+    const socket = await Bun.connect({
+      hostname: "127.0.0.1",
+      port: server.port!,
+      socket: {
+        data: (_socket, chunk) => void received.push(Buffer.from(chunk)),
+        close: () => closed.resolve(),
+      },
+    });
+    socket.write(head);
+    // Several turns of the service's event loop pass between the request's headers and its body.
+    await Bun.sleep(50);
+    socket.write(body);
+    await closed.promise;
+    const answer = Buffer.concat(received).toString("utf8");
+    const [headers = "", content = ""] = answer.split("\r\n\r\n", 2);
+    expect(headers.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect(headers.toLowerCase()).not.toContain("transfer-encoding");
+    expect(headers.toLowerCase()).toContain(`content-length: ${Buffer.byteLength(content)}`);
+    expect(Buffer.byteLength(content)).toBeGreaterThan(12 * 1024);
+    expect(JSON.parse(content)).toMatchObject({
+      id: 8,
+      result: { structuredContent: { data: expect.any(Array) } },
+    });
+  });
 });

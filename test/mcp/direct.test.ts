@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  CallToolRequestSchema,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Caller } from "../../src/core/operation.ts";
 import { type Screened, screen } from "../../src/mcp/direct.ts";
 import { McpEndpoint } from "../../src/mcp/endpoint.ts";
@@ -244,6 +249,44 @@ describe("what is not a plain tools/call or tools/list goes to the SDK transport
       expect(await screened.request.bytes()).toEqual(expectedBytes);
     });
   }
+
+  test("a tools/call is screened as the SDK's schemas screen it, in the common shape and its near misses", async () => {
+    const plain = call(1, "getStore");
+    const messages: unknown[] = [
+      plain,
+      { ...plain, id: "req-7" },
+      { ...plain, params: { name: "getStore" } },
+      { ...plain, params: { name: "getStore", _meta: { idempotencyKey: "k" } } },
+      { ...plain, params: { name: "getStore", arguments: {}, extra: 1 } },
+      { ...plain, params: { name: "getStore", arguments: null } },
+      { ...plain, params: { name: "getStore", arguments: [] } },
+      { ...plain, params: { name: 7 } },
+      { ...plain, params: "getStore" },
+      { ...plain, id: 1.5 },
+      { ...plain, id: 2 ** 53 },
+      { ...plain, id: null },
+      { ...plain, jsonrpc: "1.0" },
+      { ...plain, extra: true },
+      JSON.parse(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getStore","__proto__":{}}}',
+      ),
+    ];
+    for (const message of messages) {
+      // What the schemas alone decide: a JSON-RPC request, and a valid tools/call.
+      const parsed = JSONRPCMessageSchema.safeParse(message);
+      const toolCall = CallToolRequestSchema.safeParse(parsed.success ? parsed.data : undefined);
+      const bySchemas: { kind: string; id?: unknown; params?: unknown } =
+        parsed.success && isJSONRPCRequest(parsed.data) && toolCall.success
+          ? { kind: "call", id: parsed.data.id, params: toolCall.data.params }
+          : { kind: "sdk" };
+      const screened = await screen(mcpRequest("direct", message), LIMIT, alwaysKnown);
+      const got: { kind: string; id?: unknown; params?: unknown } =
+        screened.kind === "call"
+          ? { kind: "call", id: screened.id, params: screened.params }
+          : { kind: screened.kind };
+      expect({ message, ...got }).toEqual({ message, ...bySchemas });
+    }
+  });
 
   test("a declared length over the limit and an unknown tool are left to the SDK", async () => {
     expect((await screen(mcpRequest("direct", call(1, "getStore")), 10, alwaysKnown)).kind).toBe("sdk");
