@@ -211,6 +211,7 @@ describe("continuous replication with Litestream", () => {
       );
     } finally {
       await restored.kill();
+      stopLeftoverLitestream(restoredDir);
     }
   }, 60_000);
 
