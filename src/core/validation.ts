@@ -53,7 +53,11 @@ interface DefaultingSchema {
  * field were left out instead of refusing it.)
  */
 function fillDefaults(schema: DefaultingSchema, value: unknown): unknown {
-  if (value === undefined) return "default" in schema ? structuredClone(schema.default) : undefined;
+  if (value === undefined) {
+    // An object or array default is copied, so that no caller can change the schema's; a scalar is used as it is.
+    const fallback = schema.default;
+    return typeof fallback === "object" && fallback !== null ? structuredClone(fallback) : fallback;
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   let out = value as Record<string, unknown>;
   for (const part of [schema, ...(schema.allOf ?? [])]) {
