@@ -68,7 +68,9 @@ function plainToolCall(raw: unknown): { id: RequestId; params: CallToolRequest["
   if (!isPlainObject(params) || !hasOnlyKeys(params, CALL_PARAMS_KEYS) || typeof params.name !== "string") {
     return undefined;
   }
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  // The schemas' record drops an own `__proto__` key of the arguments: such a call takes them.
+  const args = params.arguments;
+  if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, "__proto__"))) return undefined;
   return { id: id as RequestId, params: params as CallToolRequest["params"] };
 }
 

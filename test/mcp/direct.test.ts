@@ -270,6 +270,9 @@ describe("what is not a plain tools/call or tools/list goes to the SDK transport
       JSON.parse(
         '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getStore","__proto__":{}}}',
       ),
+      JSON.parse(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getStore","arguments":{"__proto__":{"a":1},"b":2}}}',
+      ),
     ];
     for (const message of messages) {
       // What the schemas alone decide: a JSON-RPC request, and a valid tools/call.
