@@ -24,6 +24,12 @@ let variantId: string;
 let nodeA: ServerProcess;
 let nodeB: ServerProcess;
 const dirs: string[] = [];
+/** The data directory of an operator's command line run (removed with the others after the tests). */
+const operatorDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "commerce-operator-"));
+  dirs.push(dir);
+  return dir;
+};
 
 beforeAll(async () => {
   t = makeTestApp();
@@ -99,7 +105,7 @@ describe("shop move", () => {
       ["shop", "move", "--org", orgId, "--from", nodeA.url, "--to", nodeB.url, "--json"],
       {
         NODE_TOKEN: TOKEN,
-        DATA_DIR: mkdtempSync(join(tmpdir(), "commerce-operator-")),
+        DATA_DIR: operatorDir(),
         LOG_LEVEL: "silent",
       },
     );
@@ -134,7 +140,7 @@ describe("shop move", () => {
     const map = join(dirs[0]!, "shops.map");
     const written = await runCli(
       ["proxy-config", "--node", `a=${nodeA.url}`, "--node", `b=${nodeB.url}`, "--out", map, "--json"],
-      { NODE_TOKEN: TOKEN, DATA_DIR: mkdtempSync(join(tmpdir(), "commerce-operator-")), LOG_LEVEL: "silent" },
+      { NODE_TOKEN: TOKEN, DATA_DIR: operatorDir(), LOG_LEVEL: "silent" },
     );
     expect(written.stderr).toBe("");
     expect(await Bun.file(map).text()).toContain(`${HOST} b\n`);
