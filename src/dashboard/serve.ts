@@ -76,9 +76,13 @@ async function builtFiles(): Promise<BuiltFile[]> {
   );
 }
 
-/** The page names its assets from the root (`/x.js`) or beside it (`./x.js`); both become /dashboard/assets/x.js. */
-function relinkAssets(html: string, names: string[]): string {
-  let linked = html;
+/**
+ * The page and its scripts name the bundle's files from the root (`/x.js`) or beside them
+ * (`./x.js`); both become /dashboard/assets/x.js. (In the binary the page's script imports a chunk
+ * it shares with the server's code by a root path.)
+ */
+function relinkAssets(text: string, names: string[]): string {
+  let linked = text;
   for (const name of names) {
     linked = linked
       .replaceAll(`"/${name}"`, `"${ASSETS_PATH}/${name}"`)
@@ -91,12 +95,16 @@ export async function buildDashboard(): Promise<DashboardBundle> {
   const files = await builtFiles();
   const html = files.find((file) => file.isHtml);
   if (!html) throw new Error("the dashboard bundle has no HTML page");
+  const names = files.filter((file) => !file.isHtml).map((file) => file.name);
   const assets = new Map<string, Representation>();
   for (const file of files) {
     if (file.isHtml) continue;
+    const body = /\.(js|css)$/.test(file.name)
+      ? Buffer.from(relinkAssets(new TextDecoder().decode(file.body), names))
+      : file.body;
     assets.set(
       file.name,
-      new Representation(file.body, {
+      new Representation(body, {
         ...SECURITY_HEADERS,
         "cache-control": IMMUTABLE,
         vary: "Accept-Encoding",
@@ -104,7 +112,7 @@ export async function buildDashboard(): Promise<DashboardBundle> {
       }),
     );
   }
-  const body = relinkAssets(new TextDecoder().decode(html.body), [...assets.keys()]);
+  const body = relinkAssets(new TextDecoder().decode(html.body), names);
   const pageRepresentation = new Representation(body, {
     ...SECURITY_HEADERS,
     // The page changes with every release; the assets it names never do.

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { skipBrowserTests } from "../helpers/browser.ts";
+import { DASHBOARD_PASSWORD, openDashboard } from "../helpers/dashboard.ts";
 import { type SpawnedServer, spawnServer } from "../helpers/server-process.ts";
 
 // The compiled executable carries the dashboard: `bun run build`, the binary copied alone into an
@@ -9,6 +11,7 @@ import { type SpawnedServer, spawnServer } from "../helpers/server-process.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUILD_TIMEOUT = 120_000;
+const SKIP_BROWSER = skipBrowserTests("binary.test.ts");
 
 let folder: string;
 let server: SpawnedServer;
@@ -95,6 +98,39 @@ test(
     expect(list.status).toBe(200);
     const names = ((await list.json()) as any).result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toContain("listProducts");
+  },
+  BUILD_TIMEOUT,
+);
+
+test.skipIf(SKIP_BROWSER)(
+  "in Chromium, the compiled binary's dashboard loads its page and every script it imports, and signs its owner in",
+  async () => {
+    // The address BASE_URL defaults to, so that the page's writes carry the Origin the API expects.
+    const base = `http://localhost:${server.port}`;
+    const owner = "owner@binary-shop.example";
+    const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: owner, password: DASHBOARD_PASSWORD }),
+    });
+    expect(signUp.status).toBe(201);
+    const cookie = signUp.headers.get("set-cookie")!.split(";")[0]!;
+    const org = await fetch(`${base}/api/auth/organization/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ name: "Binary Shop" }),
+    });
+    expect(org.status).toBe(201);
+    const dashboard = await openDashboard({ base, host: `localhost:${server.port}`, owner });
+    try {
+      await dashboard.page.goto(`${base}/dashboard`);
+      await dashboard.page.getByRole("heading", { name: "Sign in" }).waitFor();
+      await dashboard.check("binary-sign-in");
+      await dashboard.signIn();
+      await dashboard.check("binary-home");
+    } finally {
+      await dashboard.close();
+    }
   },
   BUILD_TIMEOUT,
 );

@@ -60,7 +60,10 @@ export interface DashboardBrowser {
   close(): Promise<void>;
 }
 
-export async function openDashboard(served: DashboardServer): Promise<DashboardBrowser> {
+/** `served`: where the dashboard is (a `startDashboardServer`, or a spawned binary) and its owner's email. */
+export async function openDashboard(
+  served: Pick<DashboardServer, "base" | "host" | "owner">,
+): Promise<DashboardBrowser> {
   const axeSource = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
