@@ -6,10 +6,12 @@ import { inGroupCommit } from "../db/sqlite.ts";
 import { type Capability, capabilityCatalog } from "./capabilities.ts";
 import { KeyCache } from "./keys.ts";
 import { type Origins, originsOf } from "./origins.ts";
+import { UsedTokens } from "./used-tokens.ts";
 
 const MINUTE = 60_000;
-/** The most expiry, in ms, one recording's sweep deletes (ReplayCache). */
-const SWEEP_SPAN_MS = 10_000;
+/** How often the replay rows are swept (ReplayCache), and the most rows one sweep deletes. */
+const SWEEP_EVERY_MS = 250;
+const SWEEP_MAX_ROWS = 5_000;
 
 /** Fixed 60 s windows per process (AGENTS rate limits); `hit` throws 429 RATE_LIMITED with Retry-After. */
 function limiters() {
@@ -39,71 +41,97 @@ function limiters() {
 }
 
 /**
- * Single-use JWTs: `(expires_at, principal, jti)` rows in the control plane, so a restart keeps
- * them. Each row is written by group commit (`inGroupCommit`): the jtis recorded during one turn of
- * the event loop share one transaction, and each request learns whether its jti was fresh only once
- * it has committed; a commit that fails fails every request in it (storage failures are 503s), and
- * none of them is answered. Of two requests with the same token, in one group or not, the first
- * insert wins and the other is a replay. The group commits at synchronous=NORMAL (the control plane
- * is FULL otherwise): WAL keeps it across a process crash, and after a power loss only tokens of the
- * last ~90 s could be replayed.
+ * Single-use JWTs. A token (`expiresAt principal jti`) is refused when it is among the used tokens
+ * kept in memory (UsedTokens), which are read from the control plane's `agent_jwt_replay` rows on
+ * first use after a start. A fresh token is added there at once, so a second request with it is a
+ * replay, and its row is appended by group commit (`inGroupCommit`): the rows of one turn of the
+ * event loop share one transaction, and each request goes on only once it has committed. A commit
+ * that fails fails every request in it (storage failures are 503s) and forgets their tokens: none of
+ * them counts as used (a request with the same token meanwhile waits for that outcome). The group
+ * commits at synchronous=NORMAL (the control plane is FULL otherwise): WAL keeps it across a process
+ * crash, and after a power loss only tokens of the last ~90 s could be replayed.
  *
- * The key leads with the token's expiry, so rows are written near the b-tree's newest end (pages
- * the connection's cache holds) and swept from its oldest, in one `WITHOUT ROWID` b-tree. A key of
- * (principal, jti) alone needs a b-tree ordered by random jtis, written at a random page per token
- * (measured in docs/agents.md). So a jti is single-use per expiry: a token replayed, or signed again
- * with the same `exp`, is refused; one signed again with another `exp` is another token.
+ * Rows are appended in the order tokens come (a rowid table, no index), so a group writes the
+ * table's last page or two; a b-tree keyed by the token takes a random page of the current second's
+ * tokens per token, about 4 KB of WAL each (measured in docs/agents.md). The oldest rows are deleted
+ * once expired, a few times a second. One process serves a data directory (the CLI never checks a
+ * token), so the memory of this one is the whole truth between starts.
  */
 class ReplayCache {
-  /** Tokens whose row is waiting for its group's commit, as `expiresAt principal jti`, with how many requests carry each. */
-  private readonly recording = new Map<string, number>();
+  private readonly used = new UsedTokens();
+  private loaded = false;
+  /** Tokens whose row waits for its group's commit. */
+  private readonly recording = new Map<string, Promise<unknown>>();
+  private sweptAt = 0;
 
   constructor(private readonly sqlite: Database) {}
 
+  /** The rows of earlier runs, read once (they are at most a couple of minutes of tokens). */
+  private usedTokens(): UsedTokens {
+    if (!this.loaded) {
+      const rows = this.sqlite
+        .query("SELECT expires_at, principal, jti FROM agent_jwt_replay")
+        .iterate() as IterableIterator<{ expires_at: number; principal: string; jti: string }>;
+      for (const row of rows) this.used.add(`${row.expires_at} ${row.principal} ${row.jti}`, row.expires_at);
+      this.loaded = true;
+    }
+    return this.used;
+  }
+
   /** Records a token's jti at `now`; resolves false when it was already used, once the row is committed. */
   async record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
-    const { sqlite } = this;
     const key = `${expiresAt} ${principal} ${jti}`;
-    this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
-    try {
-      return await inGroupCommit(
-        sqlite,
-        () => {
-          // The expired rows, up to SWEEP_SPAN_MS of expiries past the oldest: a sweep deletes
-          // every token that came of age since the one before it, and never more than a few
-          // seconds of tokens at once, however many pile up (a burst, then a quiet spell).
-          sqlite
-            .query(
-              `DELETE FROM agent_jwt_replay WHERE expires_at < min(?1,
-                 (SELECT expires_at FROM agent_jwt_replay ORDER BY expires_at LIMIT 1) + ?2)`,
-            )
-            .run(now, SWEEP_SPAN_MS);
-          return (
-            sqlite
-              .query(
-                `INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at)
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING`,
-              )
-              .run(expiresAt, principal, jti, now).changes === 1
-          );
-        },
-        "NORMAL",
-      );
-    } finally {
-      const left = this.recording.get(key)! - 1;
-      if (left === 0) this.recording.delete(key);
-      else this.recording.set(key, left);
+    for (let pending = this.recording.get(key); pending; pending = this.recording.get(key)) {
+      await pending.catch(() => undefined);
     }
+    const used = this.usedTokens();
+    if (!used.add(key, expiresAt)) return false;
+    const { sqlite } = this;
+    const written = inGroupCommit(
+      sqlite,
+      () => {
+        if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
+        sqlite
+          .query(
+            "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
+          )
+          .run(expiresAt, principal, jti, now);
+      },
+      "NORMAL",
+    );
+    this.recording.set(key, written);
+    try {
+      await written;
+      return true;
+    } catch (error) {
+      used.remove(key, expiresAt);
+      throw error;
+    } finally {
+      this.recording.delete(key);
+    }
+  }
+
+  /**
+   * Deletes the oldest rows up to the first that has not expired (a token of a longer life holds
+   * back the expired ones after it until it expires too: at most two minutes), at most
+   * SWEEP_MAX_ROWS at once, however many piled up (a burst, then a quiet spell).
+   */
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    this.sqlite
+      .query(
+        `DELETE FROM agent_jwt_replay WHERE rowid < min(
+           coalesce((SELECT rowid FROM agent_jwt_replay WHERE expires_at >= ?1 ORDER BY rowid LIMIT 1),
+                    (SELECT max(rowid) + 1 FROM agent_jwt_replay)),
+           (SELECT min(rowid) FROM agent_jwt_replay) + ?2)`,
+      )
+      .run(now, SWEEP_MAX_ROWS);
+    this.used.dropExpired(now);
   }
 
   /** Whether a token was used, or is being recorded (introspection only reads). */
   seen(principal: string, jti: string, expiresAt: number): boolean {
-    return (
-      this.recording.has(`${expiresAt} ${principal} ${jti}`) ||
-      this.sqlite
-        .query("SELECT 1 FROM agent_jwt_replay WHERE expires_at = ? AND principal = ? AND jti = ?")
-        .get(expiresAt, principal, jti) !== null
-    );
+    return this.usedTokens().has(`${expiresAt} ${principal} ${jti}`, expiresAt);
   }
 }
 

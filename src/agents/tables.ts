@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations, users } from "../auth/tables.ts";
 
 // Agent Auth in the control plane (DATA_DIR/platform.sqlite). Times are epoch milliseconds.
@@ -138,21 +138,17 @@ export const agentApprovals = sqliteTable(
 
 /**
  * Every host and agent JWT is single-use: its `jti` is kept here until it could no longer verify.
- * Keyed by expiry first (`WITHOUT ROWID`, written by the migration): one b-tree, written near its
- * newest end and swept from its oldest (src/agents/runtime.ts, ReplayCache).
+ * Rows are only appended (by rowid, in the order tokens come; no index), read back when a process
+ * starts, and deleted from the oldest once expired (src/agents/runtime.ts, ReplayCache).
  */
-export const agentJwtReplay = sqliteTable(
-  "agent_jwt_replay",
-  {
-    /** The token's `exp` plus the 30 s of skew, in ms: when it can no longer verify. */
-    expiresAt: integer("expires_at").notNull(),
-    /** The agent id, or the host key thumbprint. */
-    principal: text("principal").notNull(),
-    jti: text("jti").notNull(),
-    createdAt: integer("created_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.expiresAt, t.principal, t.jti] })],
-);
+export const agentJwtReplay = sqliteTable("agent_jwt_replay", {
+  /** The token's `exp` plus the 30 s of skew, in ms: when it can no longer verify. */
+  expiresAt: integer("expires_at").notNull(),
+  /** The agent id, or the host key thumbprint. */
+  principal: text("principal").notNull(),
+  jti: text("jti").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
 
 /** Server-side secrets of the agents module (a 32-byte key for user-code HMACs and CSRF tokens). */
 export const agentServerKeys = sqliteTable("agent_server_keys", {

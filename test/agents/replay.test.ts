@@ -99,50 +99,72 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     expect(expiries.map((row) => row.expires_at)).toEqual([(iat + 89) * 1000, (iat + 90) * 1000]);
   });
 
-  test("expired rows are swept by later recordings, oldest first, never those of a token that can still verify", async () => {
+  test("expired rows are swept oldest first, a few times a second and 5 000 at most, never those of a token that can still verify", async () => {
     const rt = agentRuntime(t.app.ctx)!;
     const realNow = rt.now;
     const used = await agent.jwt();
     expect((await get(used)).status).toBe(200);
     const sqlite = t.app.ctx.platform.sqlite;
     const count = () => (sqlite.query("SELECT COUNT(*) AS n FROM agent_jwt_replay").get() as { n: number }).n;
+    let clock = Date.now() + 30_000;
+    rt.now = () => clock;
+    const recordAt = async (at: number) => {
+      clock = at;
+      const iat = Math.floor(at / 1000);
+      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+    };
     try {
       // 30 s on, every token recorded so far can still verify: nothing is swept.
-      const later = Date.now() + 30_000;
-      rt.now = () => later;
       const before = count();
-      let iat = Math.floor(later / 1000);
-      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+      await recordAt(clock);
       expect(storedCounts([jtiOf(used)])).toEqual([1]);
       expect(count()).toBe(before + 1);
-      // Five minutes on, every row recorded so far has expired: each recording sweeps the oldest
-      // 10 s of expiries, until only the rows recorded since are left.
-      const muchLater = Date.now() + 5 * 60_000;
-      rt.now = () => muchLater;
-      iat = Math.floor(muchLater / 1000);
-      const expiry = () =>
-        sqlite
-          .query("SELECT min(expires_at) AS oldest, max(expires_at) AS newest FROM agent_jwt_replay")
-          .get() as {
-          oldest: number;
-          newest: number;
-        };
-      const { oldest, newest } = expiry();
-      const expired = count();
-      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
-      const left = sqlite
-        .query("SELECT COUNT(*) AS n FROM agent_jwt_replay WHERE expires_at < ?")
-        .get(oldest + 10_000) as {
-        n: number;
-      };
-      expect(left.n).toBe(0);
-      const recordings = Math.ceil((newest - oldest) / 10_000) + 1;
-      for (let i = 0; i < recordings; i++) {
-        expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
-      }
-      expect(expired).toBeGreaterThan(recordings);
+
+      // Rows appended by earlier runs: 12 000 that expired before one that has not (a token of a
+      // longer life), and 10 expired after it.
+      const fiveMinutesOn = Date.now() + 5 * 60_000;
+      const insert = sqlite.query(
+        "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, 'agt_earlier', ?2, ?3)",
+      );
+      sqlite.transaction(() => {
+        for (let i = 0; i < 12_000; i++) insert.run(fiveMinutesOn - 100_000, `expired-${i}`, clock);
+        insert.run(fiveMinutesOn + 60_000, "still-verifiable", clock);
+        for (let i = 0; i < 10; i++) insert.run(fiveMinutesOn - 50_000, `expired-after-${i}`, clock);
+      })();
+      const earlier = () =>
+        (
+          sqlite
+            .query("SELECT COUNT(*) AS n FROM agent_jwt_replay WHERE principal = 'agt_earlier'")
+            .get() as {
+            n: number;
+          }
+        ).n;
+
+      // Five minutes on: the first recording sweeps the oldest 5 000 rows (every row this test's
+      // agent had recorded among them), the next one in the same quarter second none.
+      const olderRows = count() - 12_011;
+      expect(olderRows).toBeLessThan(100);
+      await recordAt(fiveMinutesOn);
       expect(storedCounts([jtiOf(used)])).toEqual([0]);
-      expect(count()).toBe(1 + recordings);
+      const afterFirst = earlier();
+      expect(afterFirst).toBe(12_011 - (5_000 - olderRows));
+      await recordAt(fiveMinutesOn + 100);
+      expect(earlier()).toBe(afterFirst);
+      // A quarter second later the next 5 000, then what is left up to the row that can still verify.
+      await recordAt(fiveMinutesOn + 300);
+      expect(earlier()).toBe(afterFirst - 5_000);
+      await recordAt(fiveMinutesOn + 600);
+      await recordAt(fiveMinutesOn + 900);
+      const kept = sqlite
+        .query("SELECT jti FROM agent_jwt_replay WHERE principal = 'agt_earlier' ORDER BY rowid")
+        .all() as { jti: string }[];
+      expect(kept.map((row) => row.jti)).toEqual([
+        "still-verifiable",
+        ...Array.from({ length: 10 }, (_, i) => `expired-after-${i}`),
+      ]);
+      // Once that row expired too, the rest goes.
+      await recordAt(fiveMinutesOn + 61_000);
+      expect(earlier()).toBe(0);
     } finally {
       rt.now = realNow;
     }
@@ -157,7 +179,9 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     let answers: Awaited<ReturnType<typeof get>>[];
     try {
       other.run("BEGIN IMMEDIATE");
-      answers = await Promise.all(tokens.map(get));
+      // The first token twice: the second request waits for the first's write, which fails, then
+      // tries its own, which fails too.
+      answers = await Promise.all([...tokens, tokens[0]!].map(get));
     } finally {
       other.run("ROLLBACK");
       other.close();
@@ -200,7 +224,7 @@ describe("single-use agent JWTs, recorded by group commit", () => {
   });
 });
 
-test("replay rows recorded before the table was keyed by expiry are kept, and their tokens stay refused", () => {
+test("replay rows recorded by earlier versions of the table are kept, and their tokens stay refused", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "commerce-replay-"));
   try {
     const path = join(dataDir, "platform.sqlite");

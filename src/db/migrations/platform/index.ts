@@ -11,6 +11,7 @@ import m6 from "./0006_oauth_client_logo.sql" with { type: "text" };
 import m7 from "./0007_moved_shops.sql" with { type: "text" };
 import m8 from "./0008_held_shops.sql" with { type: "text" };
 import m9 from "./0009_replay_by_expiry.sql" with { type: "text" };
+import m10 from "./0010_replay_appended.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -25,5 +26,6 @@ export const migrations: EmbeddedMigrations = {
     "0007_moved_shops": m7,
     "0008_held_shops": m8,
     "0009_replay_by_expiry": m9,
+    "0010_replay_appended": m10,
   },
 };
