@@ -121,18 +121,45 @@ const encoder = new TextEncoder();
 /** The transport's response text for a result, up to the request id: `{"result":…,"jsonrpc":"2.0","id":`. */
 export const resultHead = (resultJson: string): string => `{"result":${resultJson},"jsonrpc":"2.0","id":`;
 
+/** Room kept after a kept head for a request's id and the closing brace. */
+const TAIL_ROOM = 256;
+
+/**
+ * A `resultHead` kept as UTF-8 bytes, with room after them for a request's id. An answer writes its
+ * id there and gives the Response the whole: a Response takes a copy of the bytes it is given (the
+ * Fetch standard's body extraction), so that copy is the only one, and the next answer may write
+ * its own id at once. Joining the two in a Blob per answer copied them into fresh memory instead:
+ * 11–17 µs against 5 µs for 47 KB.
+ */
+export class KeptHead {
+  private readonly buffer: Uint8Array;
+  readonly bytes: Uint8Array;
+
+  constructor(head: string) {
+    const encoded = encoder.encode(head);
+    this.buffer = new Uint8Array(encoded.length + TAIL_ROOM);
+    this.buffer.set(encoded);
+    this.bytes = this.buffer.subarray(0, encoded.length);
+  }
+
+  /** The head and a tail as one body, for a Response made at once (it copies them); an id too long for the room, joined in a Blob. */
+  withTail(tail: string): Uint8Array | Blob {
+    const { read, written } = encoder.encodeInto(tail, this.buffer.subarray(this.bytes.length));
+    if (read < tail.length) return new Blob([this.bytes, tail]);
+    return this.buffer.subarray(0, this.bytes.length + written);
+  }
+}
+
 /**
  * The response the transport sends for one request's result: the same JSON as its
- * `JSON.stringify({result, jsonrpc, id})`, from the `resultHead` as text or as its UTF-8 bytes.
- * Kept bytes and the id's tail are joined in a Blob, which copies them once (joining them into new
- * bytes, then handing those to the Response, copied 49 KB twice: 7.6 against 3.0 µs); a late
- * answer is a stream of chunks of the two, which copies nothing.
+ * `JSON.stringify({result, jsonrpc, id})`, from the `resultHead` as text or kept as bytes. A late
+ * answer is a stream of chunks of the kept bytes and the id's tail, which copies nothing.
  */
-export function resultResponse(request: Request, id: RequestId, head: string | Uint8Array): Response {
+export function resultResponse(request: Request, id: RequestId, head: string | KeptHead): Response {
   const tail = `${JSON.stringify(id)}}`;
   if (typeof head === "string") return jsonAnswer(answerBody(request, head + tail));
-  if (!answeredLate(request, head.length)) return jsonAnswer(new Blob([head, tail]));
-  return jsonAnswer(chunked(head, encoder.encode(tail)));
+  if (!answeredLate(request, head.bytes.length)) return jsonAnswer(head.withTail(tail));
+  return jsonAnswer(chunked(head.bytes, encoder.encode(tail)));
 }
 
 const jsonAnswer = (body: string | Uint8Array | Blob | ReadableStream<Uint8Array>) =>

@@ -18,7 +18,7 @@ import type { Caller, ClientInfo } from "../core/operation.ts";
 import { apiErrorOf } from "../core/respond.ts";
 import type { KeptBody } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
-import { resultHead, resultResponse, screen } from "./direct.ts";
+import { KeptHead, resultHead, resultResponse, screen } from "./direct.ts";
 import { buildTools, type ProtocolTool, scopeAllows, type Tool, type ToolDefinition } from "./tools.ts";
 
 /** The same name as the OpenAPI document's `info.title`. */
@@ -67,15 +67,13 @@ interface ToolRun {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-const encoder = new TextEncoder();
-
 /** `POST /mcp` (any other method is the service's 405 with `Allow: POST`): Streamable HTTP, stateless, JSON responses. */
 export class McpEndpoint {
   private readonly tools: Map<string, Tool>;
   /** Answered through the SDK's transport (they are not the hot path). */
   private readonly protocolTools: Map<string, ProtocolTool>;
   private readonly baseUrl: string;
-  private readonly keptResults = new WeakMap<KeptBody, Uint8Array>();
+  private readonly keptResults = new WeakMap<KeptBody, KeptHead>();
 
   constructor(
     private readonly service: Service,
@@ -196,15 +194,15 @@ export class McpEndpoint {
    * response cache keeps that body (as REST reuses its encoded form), so a cached listing costs
    * neither escaping nor encoding again.
    */
-  private successHead(outcome: Outcome): string | Uint8Array {
+  private successHead(outcome: Outcome): string | KeptHead {
     const { kept } = outcome;
     if (!kept) return resultHead(successJson(outcome));
-    let encoded = this.keptResults.get(kept);
-    if (!encoded) {
-      encoded = encoder.encode(resultHead(successJson(outcome)));
-      this.keptResults.set(kept, encoded);
+    let head = this.keptResults.get(kept);
+    if (!head) {
+      head = new KeptHead(resultHead(successJson(outcome)));
+      this.keptResults.set(kept, head);
     }
-    return encoded;
+    return head;
   }
 
   private async listTools(caller: Caller): Promise<ListToolsResult> {

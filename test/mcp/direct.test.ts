@@ -5,7 +5,7 @@ import {
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Caller } from "../../src/core/operation.ts";
-import { type Screened, screen } from "../../src/mcp/direct.ts";
+import { KeptHead, resultHead, type Screened, screen } from "../../src/mcp/direct.ts";
 import { McpEndpoint } from "../../src/mcp/endpoint.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
@@ -99,6 +99,33 @@ describe("a tools/call or tools/list answered directly equals the SDK transport'
     const names = after.body.result.structuredContent.data.map((p: { name: { en: string } }) => p.name.en);
     expect(names).toContain("Renamed shirt");
     expect(after).toEqual(await send("sdk", call(3, "listProducts")));
+  });
+
+  test("a kept listing answered to many calls at once carries each call's own id, byte for byte", async () => {
+    const ids: (number | string)[] = [
+      ...Array.from({ length: 40 }, (_, i) => 100 + i),
+      "short",
+      'é-ü-✓ and a quote " in it',
+      // Longer than the room kept after the listing's bytes for an id.
+      "x".repeat(1_000),
+    ];
+    // Every answer is made before any is read: each holds its own bytes, not the kept buffer's.
+    const answers = await Promise.all(
+      ids.map((id) => t.app.fetch(mcpRequest("direct", { ...call(0, "listProducts"), id }))),
+    );
+    const texts = await Promise.all(answers.map((answer) => answer.text()));
+    const { result } = JSON.parse(texts[0]!);
+    texts.forEach((text, i) => {
+      expect(text).toBe(JSON.stringify({ result, jsonrpc: "2.0", id: ids[i] }));
+    });
+  });
+
+  test("a kept head's answers are copies: the next answer's id does not change an earlier one", async () => {
+    const head = new KeptHead(resultHead(JSON.stringify({ content: [] })));
+    const first = new Response(head.withTail("1}"));
+    const second = new Response(head.withTail('"second"}'));
+    expect(await second.text()).toBe('{"result":{"content":[]},"jsonrpc":"2.0","id":"second"}');
+    expect(await first.text()).toBe('{"result":{"content":[]},"jsonrpc":"2.0","id":1}');
   });
 
   test("a string JSON-RPC id comes back as the same string both ways", async () => {
