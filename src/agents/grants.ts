@@ -3,7 +3,6 @@ import type { ValidatedInput } from "../core/executor.ts";
 import type { Caller, Scope } from "../core/operation.ts";
 import { type Constraints, violationsOf } from "./capabilities.ts";
 import { ConstraintViolation, notGranted, ProtocolError } from "./errors.ts";
-import type { AgentAuth } from "./jwt.ts";
 import type { AgentRuntime } from "./runtime.ts";
 import { type AgentRow, constraintsOf, type GrantRow, type HostRow, isEffective } from "./store.ts";
 
@@ -12,18 +11,48 @@ const callerGrants = new WeakMap<Caller, Map<string, Constraints | null>>();
 
 const LAST_USED_EVERY_MS = 60_000;
 
+type GrantRead = Pick<GrantRow, "capability" | "status" | "constraints" | "expires_at">;
+
+const activeGrantRows = (rt: AgentRuntime, agentId: string): GrantRead[] =>
+  rt.sqlite
+    .query(
+      "SELECT capability, status, constraints, expires_at FROM agent_grants WHERE agent_id = ? AND status = 'active'",
+    )
+    .all(agentId) as GrantRead[];
+
+/** The role of a delegated agent's user in its organization (undefined: not a member, or not delegated). */
+const memberRole = (rt: AgentRuntime, agent: AgentRow): string | undefined =>
+  agent.mode === "delegated" && agent.user_id !== null && agent.organization_id !== null
+    ? (
+        rt.sqlite
+          .query("SELECT role FROM members WHERE organization_id = ? AND user_id = ?")
+          .get(agent.organization_id, agent.user_id) as { role: string } | null
+      )?.role
+    : undefined;
+
+/** What an agent's call is decided on besides the agent and its host: its user's role and its active grants. */
+export interface Standing {
+  role: string | undefined;
+  grants: GrantRead[];
+}
+
+/**
+ * An agent's standing. Read in the transaction that read the agent, it shares that one read lock:
+ * each statement alone takes and releases its own (two system calls on the WAL's shared memory).
+ */
+export const standingOf = (rt: AgentRuntime, agent: AgentRow): Standing => ({
+  role: memberRole(rt, agent),
+  grants: activeGrantRows(rt, agent.id),
+});
+
 /** The agent's effective grants, narrowed to the token's `capabilities` claim when it has one. */
 function effectiveGrants(
   rt: AgentRuntime,
   agentId: string,
   tokenCapabilities?: string[],
+  rows: GrantRead[] = activeGrantRows(rt, agentId),
 ): Map<string, Constraints | null> {
   const now = rt.now();
-  const rows = rt.sqlite
-    .query(
-      "SELECT capability, status, constraints, expires_at FROM agent_grants WHERE agent_id = ? AND status = 'active'",
-    )
-    .all(agentId) as Pick<GrantRow, "capability" | "status" | "constraints" | "expires_at">[];
   const narrow = tokenCapabilities && new Set(tokenCapabilities);
   const grants = new Map<string, Constraints | null>();
   for (const row of rows) {
@@ -45,16 +74,12 @@ function scopesOf(rt: AgentRuntime, capabilities: Iterable<string>): Scope[] {
 }
 
 /** A delegated agent acts for its user, who must still hold the admin role in the bound organization. */
-export function assertDelegation(rt: AgentRuntime, agent: AgentRow): void {
+export function assertDelegation(
+  rt: AgentRuntime,
+  agent: AgentRow,
+  role: string | undefined = memberRole(rt, agent),
+): void {
   if (agent.mode !== "delegated") return;
-  const role =
-    agent.user_id !== null && agent.organization_id !== null
-      ? (
-          rt.sqlite
-            .query("SELECT role FROM members WHERE organization_id = ? AND user_id = ?")
-            .get(agent.organization_id, agent.user_id) as { role: string } | null
-        )?.role
-      : undefined;
   if (role !== "owner" && role !== "admin") {
     throw new ProtocolError(
       403,
@@ -82,13 +107,14 @@ function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
  */
 export function agentCaller(
   rt: AgentRuntime,
-  auth: Pick<AgentAuth, "agent" | "host" | "capabilities">,
+  auth: { agent: AgentRow; host: HostRow; capabilities?: string[]; standing?: Standing },
 ): Caller {
   const { agent, host } = auth;
   if (agent.organization_id === null)
     throw new ProtocolError(403, "agent_pending", "The agent is not bound yet");
-  assertDelegation(rt, agent);
-  const grants = effectiveGrants(rt, agent.id, auth.capabilities);
+  const standing = auth.standing ?? standingOf(rt, agent);
+  assertDelegation(rt, agent, standing.role);
+  const grants = effectiveGrants(rt, agent.id, auth.capabilities, standing.grants);
   const caller: Caller = {
     type: "agent",
     orgId: agent.organization_id,

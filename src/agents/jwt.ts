@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
 import { invalidJwt, ProtocolError } from "./errors.ts";
+import { type Standing, standingOf } from "./grants.ts";
 import { jwkText, type PublicJwk, parsePublicJwk, thumbprintOf } from "./keys.ts";
 import type { AgentRuntime } from "./runtime.ts";
 import { type AgentRow, agentById, type HostRow, hostById, hostByThumbprint } from "./store.ts";
@@ -149,6 +150,8 @@ export interface AgentAuth {
   claims: Claims;
   /** The token's `capabilities` claim: narrows it to these (intersected with the grants). */
   capabilities?: string[];
+  /** The user's role and the grants, read with the agent (agentCaller reads them when absent). */
+  standing?: Standing;
 }
 
 const STATE_ERRORS: Record<string, [string, string]> = {
@@ -172,8 +175,12 @@ export async function verifyAgentJwt(
   if (typeof payload.sub !== "string" || typeof payload.iss !== "string") {
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
-  const agent = agentById(rt.sqlite, payload.sub);
-  const host = agent && hostById(rt.sqlite, agent.host_id);
+  // The agent, its host and its standing in one read transaction (one read lock, not one per statement).
+  const { agent, host, standing } = rt.sqlite.transaction((id: string) => {
+    const agent = agentById(rt.sqlite, id);
+    const host = agent && hostById(rt.sqlite, agent.host_id);
+    return { agent, host, standing: agent && host ? standingOf(rt, agent) : undefined };
+  })(payload.sub);
   if (!agent || !host || agent.credential !== "ed25519" || host.thumbprint !== payload.iss) {
     throw invalidJwt("Unknown agent or issuer");
   }
@@ -195,5 +202,5 @@ export async function verifyAgentJwt(
     const state = STATE_ERRORS[agent.status];
     if (state) throw new ProtocolError(403, state[0], state[1]);
   }
-  return { agent, host, claims, capabilities: capabilities as string[] | undefined };
+  return { agent, host, claims, capabilities: capabilities as string[] | undefined, standing };
 }

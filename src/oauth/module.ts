@@ -1,5 +1,5 @@
 import { ProtocolError } from "../agents/errors.ts";
-import { agentCaller, asApiError } from "../agents/grants.ts";
+import { agentCaller, asApiError, standingOf } from "../agents/grants.ts";
 import { agentById, hostById } from "../agents/store.ts";
 import { normalizeHost, organizationOfHost } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
@@ -61,8 +61,8 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
   const invalid = (why: string) => new ApiError("UNAUTHORIZED", why);
   if (surface !== "mcp") throw invalid("OAuth access tokens are for /mcp only");
   const resource = resourceOf(rt, request);
-  // The token and its agent and host in one read transaction (one shared lock, not one per statement).
-  const { agent, host } = rt.sqlite.transaction(() => {
+  // The token, its agent, host and standing in one read transaction (one shared lock, not one per statement).
+  const { agent, host, standing } = rt.sqlite.transaction(() => {
     let agentId: string;
     try {
       agentId = accessTokenAgent(rt, token, resource);
@@ -70,14 +70,15 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
       throw invalid(error instanceof Error ? error.message : "Invalid access token");
     }
     const agent = agentById(rt.sqlite, agentId);
-    return { agent, host: agent && hostById(rt.sqlite, agent.host_id) };
+    const host = agent && hostById(rt.sqlite, agent.host_id);
+    return { agent, host, standing: agent && host ? standingOf(rt.agents, agent) : undefined };
   })();
   if (!agent || !host || agent.status !== "active" || host.status !== "active") {
     throw invalid("The app's access was revoked");
   }
   try {
     rt.agents.limits.agentCalls.hit(agent.id);
-    return agentCaller(rt.agents, { agent, host });
+    return agentCaller(rt.agents, { agent, host, standing });
   } catch (error) {
     throw error instanceof ProtocolError ? asApiError(error) : error;
   }
