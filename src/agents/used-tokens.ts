@@ -2,9 +2,9 @@
 // durable table (agent_jwt_replay) is then only appended to, in the order tokens come, and read back
 // when a process starts. Each token is a 64-bit fingerprint (two seeded xxHash32 of its expiry,
 // principal and jti) in an open-addressed table; one table per 10 s of expiry, dropped whole once
-// every token in it has expired. About 16 bytes a token: 8 000 tokens a second for the 120 s a
-// token can be kept is about 15 MB. Two tokens share a fingerprint with odds of about n / 2^64: the
-// later one would be refused as a replay (and a fresh token accepted).
+// every token in it has expired. Slots of 8 bytes, at most 60 % full: 8 000 tokens a second for the
+// 90–120 s a token is kept is about 15 MB. Two tokens share a fingerprint with odds of about
+// n / 2^64: the later one would be refused as a replay (and a fresh token accepted).
 
 const BUCKET_MS = 10_000;
 const FIRST_SLOTS = 1024;
