@@ -77,7 +77,7 @@ function scopesOf(rt: AgentRuntime, capabilities: Iterable<string>): Scope[] {
 export function assertDelegation(
   rt: AgentRuntime,
   agent: AgentRow,
-  role: string | undefined = memberRole(rt, agent),
+  { role }: Pick<Standing, "role"> = { role: memberRole(rt, agent) },
 ): void {
   if (agent.mode !== "delegated") return;
   if (role !== "owner" && role !== "admin") {
@@ -113,7 +113,7 @@ export function agentCaller(
   if (agent.organization_id === null)
     throw new ProtocolError(403, "agent_pending", "The agent is not bound yet");
   const standing = auth.standing ?? standingOf(rt, agent);
-  assertDelegation(rt, agent, standing.role);
+  assertDelegation(rt, agent, standing);
   const grants = effectiveGrants(rt, agent.id, auth.capabilities, standing.grants);
   const caller: Caller = {
     type: "agent",
