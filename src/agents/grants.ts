@@ -4,7 +4,15 @@ import type { Caller, Scope } from "../core/operation.ts";
 import { type Constraints, violationsOf } from "./capabilities.ts";
 import { ConstraintViolation, notGranted, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
-import { type AgentRow, constraintsOf, type GrantRow, type HostRow, isEffective } from "./store.ts";
+import {
+  type AgentRow,
+  agentById,
+  constraintsOf,
+  type GrantRow,
+  type HostRow,
+  hostById,
+  isEffective,
+} from "./store.ts";
 
 /** Effective grants of the callers this module resolved (capability → constraints), for the grant check. */
 const callerGrants = new WeakMap<Caller, Map<string, Constraints | null>>();
@@ -44,6 +52,13 @@ export const standingOf = (rt: AgentRuntime, agent: AgentRow): Standing => ({
   role: memberRole(rt, agent),
   grants: activeGrantRows(rt, agent.id),
 });
+
+/** An agent, its host and, when both exist, its standing: read inside one transaction by its callers. */
+export function agentWithStanding(rt: AgentRuntime, agentId: string) {
+  const agent = agentById(rt.sqlite, agentId);
+  const host = agent && hostById(rt.sqlite, agent.host_id);
+  return { agent, host, standing: agent && host ? standingOf(rt, agent) : undefined };
+}
 
 /** The agent's effective grants, narrowed to the token's `capabilities` claim when it has one. */
 function effectiveGrants(

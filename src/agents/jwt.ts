@@ -1,9 +1,9 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
 import { invalidJwt, ProtocolError } from "./errors.ts";
-import { type Standing, standingOf } from "./grants.ts";
+import { agentWithStanding, type Standing } from "./grants.ts";
 import { jwkText, type PublicJwk, parsePublicJwk, thumbprintOf } from "./keys.ts";
 import type { AgentRuntime } from "./runtime.ts";
-import { type AgentRow, agentById, type HostRow, hostById, hostByThumbprint } from "./store.ts";
+import { type AgentRow, type HostRow, hostByThumbprint } from "./store.ts";
 
 // Host and agent JWTs: EdDSA over Ed25519 only, keys from the database (never from a header or a
 // URL), exact audiences, at most 60 s of life and 30 s of skew, and single use through the jti cache.
@@ -176,11 +176,7 @@ export async function verifyAgentJwt(
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
   // The agent, its host and its standing in one read transaction (one read lock, not one per statement).
-  const { agent, host, standing } = rt.sqlite.transaction((id: string) => {
-    const agent = agentById(rt.sqlite, id);
-    const host = agent && hostById(rt.sqlite, agent.host_id);
-    return { agent, host, standing: agent && host ? standingOf(rt, agent) : undefined };
-  })(payload.sub);
+  const { agent, host, standing } = rt.sqlite.transaction(agentWithStanding)(rt, payload.sub);
   if (!agent || !host || agent.credential !== "ed25519" || host.thumbprint !== payload.iss) {
     throw invalidJwt("Unknown agent or issuer");
   }

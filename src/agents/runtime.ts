@@ -57,6 +57,9 @@ function limiters() {
  * once expired, a few times a second. One process serves a data directory (the CLI never checks a
  * token), so the memory of this one is the whole truth between starts.
  */
+/** A token as the replay check knows it: its expiry, principal and jti (a jti is single-use per expiry). */
+const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expiresAt} ${principal} ${jti}`;
+
 class ReplayCache {
   private readonly used = new UsedTokens();
   private loaded = false;
@@ -72,7 +75,7 @@ class ReplayCache {
       const rows = this.sqlite
         .query("SELECT expires_at, principal, jti FROM agent_jwt_replay")
         .iterate() as IterableIterator<{ expires_at: number; principal: string; jti: string }>;
-      for (const row of rows) this.used.add(`${row.expires_at} ${row.principal} ${row.jti}`, row.expires_at);
+      for (const row of rows) this.used.add(tokenKey(row.expires_at, row.principal, row.jti), row.expires_at);
       this.loaded = true;
     }
     return this.used;
@@ -80,7 +83,7 @@ class ReplayCache {
 
   /** Records a token's jti at `now`; resolves false when it was already used, once the row is committed. */
   async record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
-    const key = `${expiresAt} ${principal} ${jti}`;
+    const key = tokenKey(expiresAt, principal, jti);
     for (let pending = this.recording.get(key); pending; pending = this.recording.get(key)) {
       await pending.catch(() => undefined);
     }
@@ -131,7 +134,7 @@ class ReplayCache {
 
   /** Whether a token was used, or is being recorded (introspection only reads). */
   seen(principal: string, jti: string, expiresAt: number): boolean {
-    return this.usedTokens().has(`${expiresAt} ${principal} ${jti}`, expiresAt);
+    return this.usedTokens().has(tokenKey(expiresAt, principal, jti), expiresAt);
   }
 }
 

@@ -1,6 +1,5 @@
 import { ProtocolError } from "../agents/errors.ts";
-import { agentCaller, asApiError, standingOf } from "../agents/grants.ts";
-import { agentById, hostById } from "../agents/store.ts";
+import { agentCaller, agentWithStanding, asApiError } from "../agents/grants.ts";
 import { normalizeHost, organizationOfHost } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Module } from "../core/module.ts";
@@ -69,9 +68,7 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
     } catch (error) {
       throw invalid(error instanceof Error ? error.message : "Invalid access token");
     }
-    const agent = agentById(rt.sqlite, agentId);
-    const host = agent && hostById(rt.sqlite, agent.host_id);
-    return { agent, host, standing: agent && host ? standingOf(rt.agents, agent) : undefined };
+    return agentWithStanding(rt.agents, agentId);
   })();
   if (!agent || !host || agent.status !== "active" || host.status !== "active") {
     throw invalid("The app's access was revoked");
