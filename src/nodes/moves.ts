@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppContext } from "../app-context.ts";
@@ -34,6 +35,31 @@ async function withScratch<T>(fn: (file: string) => Promise<T>): Promise<T> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How much of an archive is read at a time while it is sent. */
+const ARCHIVE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * An open file sent a chunk at a time, closed at its end or when the reader goes away: a shop's file
+ * may be far larger than the server should hold in memory at once.
+ */
+function fileStream(handle: FileHandle): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const chunk = new Uint8Array(ARCHIVE_CHUNK_BYTES);
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead > 0) return controller.enqueue(chunk.subarray(0, bytesRead));
+        await handle.close();
+        controller.close();
+      } catch (error) {
+        await handle.close().catch(() => {});
+        controller.error(error);
+      }
+    },
+    cancel: () => handle.close(),
+  });
 }
 
 /** What a moved shop's requests are known by here: its hosts and its API keys' hashes. */
@@ -118,13 +144,14 @@ function readingRoutes(ctx: AppContext): RawRoute[] {
     {
       method: "GET",
       path: "/ops/shops/:org/export",
-      handle: (_request, params) =>
-        withScratch(async (file) => {
+      handle: async (_request, params) => {
+        // Opened before its scratch directory is removed: the open file keeps its data until closed.
+        const archive = await withScratch(async (file) => {
           await exportShop(ctx, params.org!, file);
-          return new Response(await Bun.file(file).arrayBuffer(), {
-            headers: { "content-type": ARCHIVE_TYPE },
-          });
-        }),
+          return open(file, "r");
+        });
+        return new Response(fileStream(archive), { headers: { "content-type": ARCHIVE_TYPE } });
+      },
     },
   ];
 }

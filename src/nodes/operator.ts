@@ -7,14 +7,22 @@ import { current, holders, readLeases } from "./directory.ts";
 // `/ops` routes of two nodes, and `proxy-config` writes the proxy's routing map from what each node
 // holds. Both speak to the nodes over HTTP with NODE_TOKEN.
 
-async function ops(base: string, token: string, method: string, path: string, body?: ArrayBuffer | string) {
+async function ops(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: ReadableStream<Uint8Array> | string,
+) {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${token}`,
-      ...(body instanceof ArrayBuffer ? { "content-type": "application/vnd.sqlite3" } : {}),
+      ...(body instanceof ReadableStream ? { "content-type": "application/vnd.sqlite3" } : {}),
     },
     body,
+    // A stream is sent as it is read (the archive passes through, never held here whole).
+    duplex: "half",
   });
   if (!response.ok) {
     throw new ApiError(
@@ -35,7 +43,8 @@ export async function moveShop(orgId: string, from: string, to: string, token: s
   const frozenAt = performance.now();
   let imported = false;
   try {
-    const archive = await (await ops(from, token, "GET", `/ops/shops/${orgId}/export`)).arrayBuffer();
+    const archive = (await ops(from, token, "GET", `/ops/shops/${orgId}/export`)).body;
+    if (!archive) throw new ApiError("UNAVAILABLE", `GET ${from}/ops/shops/${orgId}/export: no body`);
     await ops(to, token, "POST", "/ops/shops/import", archive);
     imported = true;
     await ops(from, token, "POST", `/ops/shops/${orgId}/moved`, JSON.stringify({ to }));
