@@ -1,4 +1,5 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
+import { readTogether } from "../db/sqlite.ts";
 import { invalidJwt, ProtocolError } from "./errors.ts";
 import { agentWithStanding, type Standing } from "./grants.ts";
 import { jwkText, type PublicJwk, parsePublicJwk, thumbprintOf } from "./keys.ts";
@@ -175,8 +176,8 @@ export async function verifyAgentJwt(
   if (typeof payload.sub !== "string" || typeof payload.iss !== "string") {
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
-  // The agent, its host and its standing in one read transaction (one read lock, not one per statement).
-  const { agent, host, standing } = rt.sqlite.transaction(agentWithStanding)(rt, payload.sub);
+  const agentId = payload.sub;
+  const { agent, host, standing } = readTogether(rt.sqlite, () => agentWithStanding(rt, agentId));
   if (!agent || !host || agent.credential !== "ed25519" || host.thumbprint !== payload.iss) {
     throw invalidJwt("Unknown agent or issuer");
   }

@@ -139,17 +139,27 @@ type Runner = ReturnType<typeof runnerOf>;
 const runnerOf = (sqlite: Database) => sqlite.transaction((fn: () => unknown) => fn());
 const runners = new WeakMap<Database, Runner>();
 
-/**
- * Runs `fn` in one BEGIN IMMEDIATE transaction (a savepoint inside an open one). The wrapper is made
- * once per connection: `sqlite.transaction(fn)` builds a new one each call, about 1.5 µs per write.
- */
-export function immediately<T>(sqlite: Database, fn: () => T): T {
+/** The connection's transaction wrapper, made once: `sqlite.transaction(fn)` builds a new one each call, about 1.5 µs. */
+function runnerFor(sqlite: Database): Runner {
   let runner = runners.get(sqlite);
   if (!runner) {
     runner = runnerOf(sqlite);
     runners.set(sqlite, runner);
   }
-  return runner.immediate(fn) as T;
+  return runner;
+}
+
+/** Runs `fn` in one BEGIN IMMEDIATE transaction (a savepoint inside an open one). */
+export function immediately<T>(sqlite: Database, fn: () => T): T {
+  return runnerFor(sqlite).immediate(fn) as T;
+}
+
+/**
+ * Runs `fn`'s reads in one deferred transaction: they share one read lock and see one snapshot,
+ * where each statement alone takes and releases its own (two system calls on the WAL's shared memory).
+ */
+export function readTogether<T>(sqlite: Database, fn: () => T): T {
+  return runnerFor(sqlite).deferred(fn) as T;
 }
 
 /** How a transaction commits: at the connection's own `synchronous`, or raised or lowered for it. */

@@ -4,6 +4,7 @@ import { normalizeHost, organizationOfHost } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Module } from "../core/module.ts";
 import type { Caller } from "../core/operation.ts";
+import { readTogether } from "../db/sqlite.ts";
 import { oauthRoutes } from "./routes.ts";
 import { type OAuthRuntime, oauthRuntimeOf } from "./runtime.ts";
 import { accessTokenAgent, isOAuthToken } from "./tokens.ts";
@@ -60,8 +61,8 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
   const invalid = (why: string) => new ApiError("UNAUTHORIZED", why);
   if (surface !== "mcp") throw invalid("OAuth access tokens are for /mcp only");
   const resource = resourceOf(rt, request);
-  // The token, its agent, host and standing in one read transaction (one shared lock, not one per statement).
-  const { agent, host, standing } = rt.sqlite.transaction(() => {
+  // The token, its agent, host and standing read together.
+  const { agent, host, standing } = readTogether(rt.sqlite, () => {
     let agentId: string;
     try {
       agentId = accessTokenAgent(rt, token, resource);
@@ -69,7 +70,7 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
       throw invalid(error instanceof Error ? error.message : "Invalid access token");
     }
     return agentWithStanding(rt.agents, agentId);
-  })();
+  });
   if (!agent || !host || agent.status !== "active" || host.status !== "active") {
     throw invalid("The app's access was revoked");
   }

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { durably, openSqlite } from "../../src/db/sqlite.ts";
+import { durably, openSqlite, readTogether } from "../../src/db/sqlite.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "commerce-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,4 +33,22 @@ test("durably rolls back every write when the function throws", () => {
   expect(sqlite.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 0 });
   expect(sqlite.query("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
   sqlite.close();
+});
+
+test("readTogether's reads see one snapshot: a write committed by another connection between them is not seen until it ends", () => {
+  const file = join(dir, "c.sqlite");
+  const reader = openSqlite(file, { create: true, synchronous: "NORMAL" });
+  reader.run("CREATE TABLE t (n INTEGER NOT NULL)");
+  reader.run("INSERT INTO t VALUES (1)");
+  const writer = openSqlite(file, { create: false, synchronous: "NORMAL" });
+  const count = () => (reader.query("SELECT count(*) AS n FROM t").get() as { n: number }).n;
+  const seen = readTogether(reader, () => {
+    const first = count();
+    writer.run("INSERT INTO t VALUES (2)");
+    return [first, count()];
+  });
+  expect(seen).toEqual([1, 1]);
+  expect(count()).toBe(2);
+  writer.close();
+  reader.close();
 });
