@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { AppContext } from "../app-context.ts";
 import { sha256Hex } from "../auth/crypto.ts";
 import { listDomains } from "../auth/service.ts";
+import { writeBodyTo } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute, Service } from "../core/module.ts";
 import { jsonResponse } from "../core/respond.ts";
@@ -183,8 +184,8 @@ function movingRoutes(ctx: AppContext): RawRoute[] {
       handle: (request) =>
         withScratch(async (file) => {
           // Written as it arrives: a shop's file may be larger than is wise to hold in memory.
-          await Bun.write(file, new Response(request.body));
-          const imported = await importShop(ctx, file);
+          await writeBodyTo(request, file, MAX_ARCHIVE_BYTES);
+          const imported = await importShop(ctx, file, "the archive sent");
           // A shop coming back here is no longer forwarded away.
           ctx.platform.sqlite.query("DELETE FROM moved_shops WHERE org_id = ?").run(imported.orgId);
           forwardsOf(ctx).reload();

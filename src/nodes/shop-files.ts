@@ -85,8 +85,9 @@ interface Archive {
   rows: { table: string; row: Row }[];
 }
 
-function readArchive(file: string): Archive {
-  if (!existsSync(file)) throw new ApiError("NOT_FOUND", `${file} does not exist`);
+/** `name`: what an error calls the file (the operator's path, or what the file is when it is ours). */
+function readArchive(file: string, name: string): Archive {
+  if (!existsSync(file)) throw new ApiError("NOT_FOUND", `${name} does not exist`);
   const db = new Database(file, { readonly: true });
   try {
     const meta = new Map(
@@ -103,7 +104,7 @@ function readArchive(file: string): Archive {
     ).map((r) => ({ table: r.tbl, row: JSON.parse(r.row) as Row }));
     return { orgId: meta.get("organization_id")!, rows };
   } catch (error) {
-    throw new ApiError("VALIDATION_ERROR", `${file} is not a shop export (${(error as Error).message})`);
+    throw new ApiError("VALIDATION_ERROR", `${name} is not a shop export (${(error as Error).message})`);
   } finally {
     db.close();
   }
@@ -142,10 +143,10 @@ function insertRow(platform: Database, table: string, row: Row, shared: boolean)
 /**
  * Adopts an archive into this data directory: its file becomes the shop's (the archive's tables
  * dropped), its rows join the control plane in one transaction. Refused, nothing changed, when the
- * shop, its slug, a host or any row's id is already here.
+ * shop, its slug, a host or any row's id is already here. `name`: what an error calls the file.
  */
-export async function importShop(ctx: AppContext, file: string) {
-  const archive = readArchive(file);
+export async function importShop(ctx: AppContext, file: string, name = file) {
+  const archive = readArchive(file, name);
   const specs = shopRowsOf(ctx);
   const why = collision(specs, ctx.platform.sqlite, archive);
   if (why) throw new ApiError("CONFLICT", `cannot import ${archive.orgId}: ${why}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
@@ -64,6 +64,53 @@ describe("a shop's archive between nodes", () => {
     expect(new TextDecoder().decode(first.value!.subarray(0, 15))).toBe("SQLite format 3");
     await reader.cancel();
     expect(openDescriptors()).toBe(open);
+  });
+
+  test("an import whose body is cut short (its sender gone) or whose archive is truncated is a 400, and nothing is imported", async () => {
+    const fresh = makeTestApp({ env: { NODE_TOKEN: TOKEN } });
+    const before = scratchDirs();
+    try {
+      const archive = new Uint8Array(
+        await (await source.request(`/ops/shops/${shop.org.id}/export`, { headers: auth })).arrayBuffer(),
+      );
+      const importing = (body: ReadableStream<Uint8Array>) =>
+        fresh.request("/ops/shops/import", {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/vnd.sqlite3" },
+          body,
+        });
+      const half = archive.subarray(0, archive.length >> 1);
+      const cut = await importing(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(half);
+            controller.error(new Error("connection reset"));
+          },
+        }),
+      );
+      expect(cut.status).toBe(400);
+      expect(await cut.json()).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "/body" }] });
+      const truncated = await importing(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(archive.slice(0, archive.length - 4096));
+            controller.close();
+          },
+        }),
+      );
+      expect(truncated.status).toBe(400);
+      const refusal = (await truncated.json()) as { code: string; error: string };
+      expect(refusal.code).toBe("VALIDATION_ERROR");
+      expect(refusal.error).toStartWith("the archive sent is not a shop export");
+      const organizations = fresh.app.ctx.platform.sqlite
+        .query("SELECT count(*) AS n FROM organizations WHERE id = ?")
+        .get(shop.org.id);
+      expect(organizations).toEqual({ n: 0 });
+      expect(existsSync(fresh.app.ctx.tenants.fileOf(shop.org.id))).toBe(false);
+      expect(scratchDirs()).toEqual(before);
+    } finally {
+      fresh.cleanup();
+    }
   });
 
   test("without NODE_TOKEN's bearer the export is a 401 and nothing is written; an unknown shop is a 404", async () => {
