@@ -1,15 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import S3rver from "s3rver";
 
-// A local S3 server from npm (s3rver) on a port of the kernel's choosing, for Litestream to stream
-// to. Two things of s3rver's file store differ from S3 and matter to Litestream, so its store's
-// `listObjects` is wrapped here: keys come in the directory's order, where S3 lists them sorted (a
-// restore takes the first WAL segment listed as the initial one); and a listing with a delimiter
-// misses a common prefix whose directory holds only more directories (Litestream's
-// `<db>/generations/<id>/…`). The wrapper sorts the full listing of the prefix and does the
-// delimiter's grouping itself.
+// A local S3 server for Litestream to stream to, on a port of the kernel's choosing, in a process
+// of its own (s3-server.ts says why, and how it is made to list as S3 does).
 
 export interface S3Server {
   endpoint: string;
@@ -17,46 +11,31 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
-type Listed = { objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean };
-type ListOptions = { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number };
-
 export async function startS3(bucket = "shops"): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), "commerce-s3-"));
-  const server = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    directory,
-    silent: true,
-    configureBuckets: [{ name: bucket, configs: [] }],
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "s3-server.ts")], {
+    env: { ...process.env, S3_DIRECTORY: directory, S3_BUCKET: bucket },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
   });
-  const store = (server as unknown as { store: { listObjects(b: string, o: ListOptions): Promise<Listed> } })
-    .store;
-  const listAll = store.listObjects.bind(store);
-  store.listObjects = async (name, options) => {
-    const { delimiter, prefix = "", maxKeys = Number.POSITIVE_INFINITY } = options;
-    const all = await listAll(name, { ...options, delimiter: "", maxKeys: Number.POSITIVE_INFINITY });
-    all.objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const commonPrefixes = new Set<string>();
-    const objects = all.objects.filter((object) => {
-      if (!delimiter) return true;
-      const rest = object.key.slice(prefix.length);
-      const at = rest.indexOf(delimiter);
-      if (at === -1) return true;
-      commonPrefixes.add(prefix + rest.slice(0, at + 1));
-      return false;
-    });
-    return {
-      objects: objects.slice(0, maxKeys),
-      commonPrefixes: [...commonPrefixes].sort(),
-      isTruncated: objects.length > maxKeys,
-    };
-  };
-  const { port } = (await server.run()) as { port: number };
+  const reader = child.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let port: string | undefined;
+  while (!port) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the S3 server exited before listening: ${text}`);
+    text += decoder.decode(value, { stream: true });
+    port = /listening (\d+)/.exec(text)?.[1];
+  }
+  reader.releaseLock();
   return {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
     async close() {
-      await server.close();
+      child.kill("SIGTERM");
+      await child.exited;
       rmSync(directory, { recursive: true, force: true });
     },
   };
