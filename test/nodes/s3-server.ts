@@ -3,7 +3,7 @@ import S3rver from "s3rver";
 // A local S3 server from npm (s3rver), run as a process of its own by s3.ts: a bucket is another
 // machine's service, and in the test's own process its answers would wait for whatever the test
 // does meanwhile (the orders it places, its collector), holding back Litestream's uploads.
-// Environment: S3_DIRECTORY (where it keeps the objects), S3_BUCKET. Prints `listening <port>`.
+// Environment: S3_DIRECTORY (where it keeps the objects), S3_BUCKET. Prints `listening on 127.0.0.1:<port>`.
 //
 // Two things of s3rver's file store differ from S3 and matter to Litestream, so its store's
 // `listObjects` is wrapped here: keys come in the directory's order, where S3 lists them sorted (a
@@ -46,7 +46,7 @@ store.listObjects = async (name, options) => {
   };
 };
 const { port } = (await server.run()) as { port: number };
-console.log(`listening ${port}`);
+console.log(`listening on 127.0.0.1:${port}`);
 process.on("SIGTERM", async () => {
   await server.close();
   process.exit(0);

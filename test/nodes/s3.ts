@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnServer } from "../helpers/server-process.ts";
 
 // A local S3 server for Litestream to stream to, on a port of the kernel's choosing, in a process
 // of its own (s3-server.ts says why, and how it is made to list as S3 does).
@@ -13,25 +14,13 @@ export interface S3Server {
 
 export async function startS3(bucket = "shops"): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), "commerce-s3-"));
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "s3-server.ts")], {
-    env: { ...process.env, S3_DIRECTORY: directory, S3_BUCKET: bucket },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let port: string | undefined;
-  while (!port) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the S3 server exited before listening: ${text}`);
-    text += decoder.decode(value, { stream: true });
-    port = /listening (\d+)/.exec(text)?.[1];
-  }
-  reader.releaseLock();
+  const { child, url } = await spawnServer(
+    { ...process.env, S3_DIRECTORY: directory, S3_BUCKET: bucket },
+    "inherit",
+    { command: [process.execPath, join(import.meta.dir, "s3-server.ts")] },
+  );
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: url,
     bucket,
     async close() {
       child.kill("SIGTERM");
