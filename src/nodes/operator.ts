@@ -33,20 +33,34 @@ async function ops(
   return response;
 }
 
+/** Whether a node holds the shop (its file and control-plane rows), from its hosts. */
+async function holds(node: string, token: string, orgId: string): Promise<boolean> {
+  const { hosts } = (await (await ops(node, token, "GET", "/ops/hosts")).json()) as {
+    hosts: { orgId: string }[];
+  };
+  return hosts.some((host) => host.orgId === orgId);
+}
+
 /**
  * Moves a shop from one node to another: its writes refused on the source (503 with Retry-After)
  * only from the freeze until the target holds it; answers how long that was. Should a step fail
- * before the target took the shop, the source is let go again and keeps serving it.
+ * before the target took the shop, the source is let go again and keeps serving it. Run again
+ * after it stopped midway, it finishes the move: a target that already took the shop is not sent
+ * it again, and the source is only told it moved (letting the source go then would leave two
+ * nodes writing the shop).
  */
 export async function moveShop(orgId: string, from: string, to: string, token: string) {
   await ops(from, token, "POST", `/ops/shops/${orgId}/freeze`);
   const frozenAt = performance.now();
   let imported = false;
   try {
-    const archive = (await ops(from, token, "GET", `/ops/shops/${orgId}/export`)).body;
-    if (!archive) throw new ApiError("UNAVAILABLE", `GET ${from}/ops/shops/${orgId}/export: no body`);
-    await ops(to, token, "POST", "/ops/shops/import", archive);
-    imported = true;
+    imported = await holds(to, token, orgId);
+    if (!imported) {
+      const archive = (await ops(from, token, "GET", `/ops/shops/${orgId}/export`)).body;
+      if (!archive) throw new ApiError("UNAVAILABLE", `GET ${from}/ops/shops/${orgId}/export: no body`);
+      await ops(to, token, "POST", "/ops/shops/import", archive);
+      imported = true;
+    }
     await ops(from, token, "POST", `/ops/shops/${orgId}/moved`, JSON.stringify({ to }));
   } catch (error) {
     if (!imported) await ops(from, token, "POST", `/ops/shops/${orgId}/thaw`).catch(() => {});
