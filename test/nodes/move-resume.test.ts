@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type ServerProcess, startServer } from "../crash/server-process.ts";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeShop } from "../helpers/shop.ts";
+import { startTwoNodes, type TwoNodes } from "./two-nodes.ts";
 
 // `shop move` run again after it stopped midway, once the target had taken the shop but before the
 // source was told: it finishes the move (the source forwards, its copy erased) instead of sending
@@ -15,32 +13,22 @@ const HOST = "resumed.example";
 const TOKEN = "r".repeat(40);
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-let t: TestApp;
+let nodes: TwoNodes;
 let orgId: string;
 let adminKey: string;
-let nodeA: ServerProcess;
-let nodeB: ServerProcess;
-const dirs: string[] = [];
 
 beforeAll(async () => {
-  t = makeTestApp();
-  const shop = await makeShop(t, "Resumed Shop", HOST);
-  orgId = shop.org.id;
-  adminKey = shop.org.key;
-  t.close();
-  const other = mkdtempSync(join(tmpdir(), "commerce-node-b-"));
-  dirs.push(other);
-  nodeA = await startServer(t.dataDir, { NODE_TOKEN: TOKEN });
-  nodeB = await startServer(other, { NODE_TOKEN: TOKEN });
+  nodes = await startTwoNodes(TOKEN, async (t) => {
+    const shop = await makeShop(t, "Resumed Shop", HOST);
+    orgId = shop.org.id;
+    adminKey = shop.org.key;
+  });
 });
-afterAll(async () => {
-  for (const node of [nodeA, nodeB]) if (!node.killed) await node.kill();
-  t.cleanup();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => nodes.stop());
 
 describe("shop move, run again after stopping midway", () => {
   test("the target already holds the shop: the move ends on the source, which forwards and keeps no copy", async () => {
+    const { nodeA, nodeB } = nodes;
     // What a move that stopped after the import left: the source frozen, the target holding the shop.
     expect(
       (await fetch(`${nodeA.url}/ops/shops/${orgId}/freeze`, { method: "POST", headers: auth })).status,
@@ -54,18 +42,16 @@ describe("shop move, run again after stopping midway", () => {
     } as RequestInit);
     expect(imported.status).toBe(201);
 
-    const operatorDir = mkdtempSync(join(tmpdir(), "commerce-operator-"));
-    dirs.push(operatorDir);
     const moved = await runCli(
       ["shop", "move", "--org", orgId, "--from", nodeA.url, "--to", nodeB.url, "--json"],
-      { NODE_TOKEN: TOKEN, DATA_DIR: operatorDir, LOG_LEVEL: "silent" },
+      { NODE_TOKEN: TOKEN, DATA_DIR: nodes.tempDir("operator"), LOG_LEVEL: "silent" },
     );
     expect(moved.stderr).toBe("");
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({ orgId, to: nodeB.url });
 
     // The source let the shop go to the target: no file of it left, its requests forwarded there.
-    expect(existsSync(join(t.dataDir, "tenants", `${orgId}.sqlite`))).toBe(false);
+    expect(existsSync(join(nodes.t.dataDir, "tenants", `${orgId}.sqlite`))).toBe(false);
     const viaA = await fetch(`${nodeA.url}/v1/admin/orders?limit=1`, { headers: { "x-api-key": adminKey } });
     expect(viaA.status).toBe(200);
     const write = await fetch(`${nodeA.url}/v1/carts`, {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type ServerProcess, startServer } from "../crash/server-process.ts";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeShop, PT_ADDRESS } from "../helpers/shop.ts";
 import { startHaproxy } from "./haproxy.ts";
+import { startTwoNodes, type TwoNodes } from "./two-nodes.ts";
 
 // Two nodes on this machine, each a server with its own data directory; a shop moves from one to
 // the other while shoppers keep placing orders on the first: no acknowledged order is lost, every
@@ -16,40 +14,23 @@ import { startHaproxy } from "./haproxy.ts";
 const HOST = "moving.example";
 const TOKEN = "n".repeat(40);
 
-let t: TestApp;
+let nodes: TwoNodes;
 let orgId: string;
 let adminKey: string;
 let shippingMethodId: string;
 let variantId: string;
-let nodeA: ServerProcess;
-let nodeB: ServerProcess;
-const dirs: string[] = [];
-/** The data directory of an operator's command line run (removed with the others after the tests). */
-const operatorDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "commerce-operator-"));
-  dirs.push(dir);
-  return dir;
-};
 
 beforeAll(async () => {
-  t = makeTestApp();
-  const shop = await makeShop(t, "Moving Shop", HOST);
-  orgId = shop.org.id;
-  adminKey = shop.org.key;
-  shippingMethodId = shop.ptShipping.id;
-  variantId = shop.shirt.variants[0].id;
-  await shop.admin.patch(`/v1/admin/inventory/${variantId}`, { onHand: 100_000 });
-  t.close();
-  const other = mkdtempSync(join(tmpdir(), "commerce-node-b-"));
-  dirs.push(other);
-  nodeA = await startServer(t.dataDir, { NODE_TOKEN: TOKEN });
-  nodeB = await startServer(other, { NODE_TOKEN: TOKEN });
+  nodes = await startTwoNodes(TOKEN, async (t) => {
+    const shop = await makeShop(t, "Moving Shop", HOST);
+    orgId = shop.org.id;
+    adminKey = shop.org.key;
+    shippingMethodId = shop.ptShipping.id;
+    variantId = shop.shirt.variants[0].id;
+    await shop.admin.patch(`/v1/admin/inventory/${variantId}`, { onHand: 100_000 });
+  });
 });
-afterAll(async () => {
-  for (const node of [nodeA, nodeB]) if (!node.killed) await node.kill();
-  t.cleanup();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => nodes.stop());
 
 interface Refusal {
   status: number;
@@ -93,7 +74,7 @@ describe("shop move", () => {
     let n = 0;
     const worker = async () => {
       while (!stop) {
-        const id = await checkout(nodeA.url, n++, refusals);
+        const id = await checkout(nodes.nodeA.url, n++, refusals);
         if (id) acknowledged.push(id);
         else await Bun.sleep(20);
       }
@@ -102,10 +83,10 @@ describe("shop move", () => {
     await Bun.sleep(800);
     const before = acknowledged.length;
     const moved = await runCli(
-      ["shop", "move", "--org", orgId, "--from", nodeA.url, "--to", nodeB.url, "--json"],
+      ["shop", "move", "--org", orgId, "--from", nodes.nodeA.url, "--to", nodes.nodeB.url, "--json"],
       {
         NODE_TOKEN: TOKEN,
-        DATA_DIR: operatorDir(),
+        DATA_DIR: nodes.tempDir("operator"),
         LOG_LEVEL: "silent",
       },
     );
@@ -120,7 +101,7 @@ describe("shop move", () => {
     // Every acknowledged order is on the second node; the first holds no file of the shop any more.
     const held = new Set<string>();
     for (let page = 1; ; page++) {
-      const response = await fetch(`${nodeB.url}/v1/admin/orders?limit=100&page=${page}`, {
+      const response = await fetch(`${nodes.nodeB.url}/v1/admin/orders?limit=100&page=${page}`, {
         headers: { "x-api-key": adminKey, host: HOST },
       });
       const body = (await response.json()) as { data: { id: string }[] };
@@ -128,26 +109,37 @@ describe("shop move", () => {
       if (body.data.length < 100) break;
     }
     expect(acknowledged.filter((id) => !held.has(id))).toEqual([]);
-    expect(existsSync(join(t.dataDir, "tenants", `${orgId}.sqlite`))).toBe(false);
+    expect(existsSync(join(nodes.t.dataDir, "tenants", `${orgId}.sqlite`))).toBe(false);
     // Every refused write said when to try again.
     for (const refusal of refusals) expect(refusal).toEqual({ status: 503, retryAfter: "2" });
     // The first node answers for the shop by forwarding: by host, and by its API key.
-    const viaA = await fetch(`${nodeA.url}/v1/admin/orders?limit=1`, { headers: { "x-api-key": adminKey } });
+    const viaA = await fetch(`${nodes.nodeA.url}/v1/admin/orders?limit=1`, {
+      headers: { "x-api-key": adminKey },
+    });
     expect(viaA.status).toBe(200);
     expect(((await viaA.json()) as { meta: { total: number } }).meta.total).toBe(held.size);
 
     // The proxy's map, written from what each node holds now, sends the shop's host to the second node.
-    const map = join(dirs[0]!, "shops.map");
+    const map = join(nodes.tempDir("proxy"), "shops.map");
     const written = await runCli(
-      ["proxy-config", "--node", `a=${nodeA.url}`, "--node", `b=${nodeB.url}`, "--out", map, "--json"],
-      { NODE_TOKEN: TOKEN, DATA_DIR: operatorDir(), LOG_LEVEL: "silent" },
+      [
+        "proxy-config",
+        "--node",
+        `a=${nodes.nodeA.url}`,
+        "--node",
+        `b=${nodes.nodeB.url}`,
+        "--out",
+        map,
+        "--json",
+      ],
+      { NODE_TOKEN: TOKEN, DATA_DIR: nodes.tempDir("operator"), LOG_LEVEL: "silent" },
     );
     expect(written.stderr).toBe("");
     expect(await Bun.file(map).text()).toContain(`${HOST} b\n`);
-    const proxy = await startHaproxy(map, { a: nodeA.url, b: nodeB.url }, "a");
+    const proxy = await startHaproxy(map, { a: nodes.nodeA.url, b: nodes.nodeB.url }, "a");
     try {
       // With the first node gone, the shop is still answered through the proxy.
-      await nodeA.kill();
+      await nodes.nodeA.kill();
       const through = await fetch(`${proxy.url}/v1/products`, { headers: { host: HOST } });
       expect(through.status).toBe(200);
     } finally {
