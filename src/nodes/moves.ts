@@ -123,15 +123,18 @@ export const yieldedShops = (ctx: AppContext): string[] =>
       .all() as { id: string }[]
   ).map((row) => row.id);
 
-/** Every host of every shop this node holds, for the proxy's map. */
+/** Every host of every shop this node serves, for the proxy's map and `shop move`. */
 function hostsHere(ctx: AppContext) {
+  // A shop whose file stays here but whose requests go to another node (yielded) is not served here.
+  const servedHere = "NOT IN (SELECT org_id FROM moved_shops)";
   const domains = ctx.platform.sqlite
-    .query("SELECT host, organization_id AS orgId FROM domains WHERE verified = 1 ORDER BY host")
+    .query(
+      `SELECT host, organization_id AS orgId FROM domains WHERE verified = 1 AND organization_id ${servedHere} ORDER BY host`,
+    )
     .all() as { host: string; orgId: string }[];
-  const slugs = ctx.platform.sqlite.query("SELECT id AS orgId, slug FROM organizations").all() as {
-    orgId: string;
-    slug: string;
-  }[];
+  const slugs = ctx.platform.sqlite
+    .query(`SELECT id AS orgId, slug FROM organizations WHERE id ${servedHere}`)
+    .all() as { orgId: string; slug: string }[];
   return [
     ...domains,
     ...slugs.map((o) => ({ host: `${o.slug}.${ctx.config.platformDomain}`, orgId: o.orgId })),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { yieldShop } from "../../src/nodes/moves.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { makeShop, type Shop } from "../helpers/shop.ts";
 
@@ -124,5 +125,28 @@ describe("a shop's archive between nodes", () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: "NOT_FOUND", status: 404 });
     expect(scratchDirs()).toEqual(before);
+  });
+});
+
+describe("/ops/hosts", () => {
+  test("lists the shops this node serves, not one whose file stays here while another node serves it (yielded)", async () => {
+    const node = makeTestApp({ env: { NODE_TOKEN: TOKEN } });
+    try {
+      const kept = await makeShop(node, "Kept Shop", "kept.example");
+      const gone = await makeShop(node, "Gone Shop", "gone.example");
+      const listed = async () =>
+        new Set(
+          (
+            (await (await node.request("/ops/hosts", { headers: auth })).json()) as {
+              hosts: { orgId: string }[];
+            }
+          ).hosts.map((host) => host.orgId),
+        );
+      expect(await listed()).toEqual(new Set([kept.org.id, gone.org.id]));
+      yieldShop(node.app.ctx, gone.org.id, "http://127.0.0.1:9");
+      expect(await listed()).toEqual(new Set([kept.org.id]));
+    } finally {
+      node.cleanup();
+    }
   });
 });
