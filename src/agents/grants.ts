@@ -44,20 +44,15 @@ export interface Standing {
   grants: GrantRead[];
 }
 
-/**
- * An agent's standing. Read in the transaction that read the agent, it shares that one read lock:
- * each statement alone takes and releases its own (two system calls on the WAL's shared memory).
- */
-export const standingOf = (rt: AgentRuntime, agent: AgentRow): Standing => ({
-  role: memberRole(rt, agent),
-  grants: activeGrantRows(rt, agent.id),
-});
-
-/** An agent, its host and, when both exist, its standing: read inside one transaction by its callers. */
-export function agentWithStanding(rt: AgentRuntime, agentId: string) {
+/** An agent, its host and its standing (null when either row is missing): its callers read it with `readTogether`. */
+export function agentWithStanding(
+  rt: AgentRuntime,
+  agentId: string,
+): { agent: AgentRow; host: HostRow; standing: Standing } | null {
   const agent = agentById(rt.sqlite, agentId);
   const host = agent && hostById(rt.sqlite, agent.host_id);
-  return { agent, host, standing: agent && host ? standingOf(rt, agent) : undefined };
+  if (!agent || !host) return null;
+  return { agent, host, standing: { role: memberRole(rt, agent), grants: activeGrantRows(rt, agent.id) } };
 }
 
 /** The agent's effective grants, narrowed to the token's `capabilities` claim when it has one. */
@@ -122,12 +117,11 @@ function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
  */
 export function agentCaller(
   rt: AgentRuntime,
-  auth: { agent: AgentRow; host: HostRow; capabilities?: string[]; standing?: Standing },
+  auth: { agent: AgentRow; host: HostRow; capabilities?: string[]; standing: Standing },
 ): Caller {
-  const { agent, host } = auth;
+  const { agent, host, standing } = auth;
   if (agent.organization_id === null)
     throw new ProtocolError(403, "agent_pending", "The agent is not bound yet");
-  const standing = auth.standing ?? standingOf(rt, agent);
   assertDelegation(rt, agent, standing);
   const grants = effectiveGrants(rt, agent.id, auth.capabilities, standing.grants);
   const caller: Caller = {

@@ -151,8 +151,8 @@ export interface AgentAuth {
   claims: Claims;
   /** The token's `capabilities` claim: narrows it to these (intersected with the grants). */
   capabilities?: string[];
-  /** The user's role and the grants, read with the agent (agentCaller reads them when absent). */
-  standing?: Standing;
+  /** The user's role and the grants, read with the agent. */
+  standing: Standing;
 }
 
 const STATE_ERRORS: Record<string, [string, string]> = {
@@ -177,10 +177,11 @@ export async function verifyAgentJwt(
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
   const agentId = payload.sub;
-  const { agent, host, standing } = readTogether(rt.sqlite, () => agentWithStanding(rt, agentId));
-  if (!agent || !host || agent.credential !== "ed25519" || host.thumbprint !== payload.iss) {
+  const found = readTogether(rt.sqlite, () => agentWithStanding(rt, agentId));
+  if (found?.agent.credential !== "ed25519" || found.host.thumbprint !== payload.iss) {
     throw invalidJwt("Unknown agent or issuer");
   }
+  const { agent, host, standing } = found;
   const key = await rt.keys.get(agent.thumbprint, agent.public_key);
   const claims = await verifySignatureAndClaims(rt, token, key, audience);
   const capabilities = payload.capabilities;

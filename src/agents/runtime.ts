@@ -40,6 +40,9 @@ function limiters() {
   };
 }
 
+/** A token as the replay check knows it: its expiry, principal and jti (a jti is single-use per expiry). */
+const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expiresAt} ${principal} ${jti}`;
+
 /**
  * Single-use JWTs. A token (`expiresAt principal jti`) is refused when it is among the used tokens
  * kept in memory (UsedTokens), which are read from the control plane's `agent_jwt_replay` rows on
@@ -57,9 +60,6 @@ function limiters() {
  * once expired, a few times a second. One process serves a data directory (the CLI never checks a
  * token), so the memory of this one is the whole truth between starts.
  */
-/** A token as the replay check knows it: its expiry, principal and jti (a jti is single-use per expiry). */
-const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expiresAt} ${principal} ${jti}`;
-
 class ReplayCache {
   private readonly used = new UsedTokens();
   private loaded = false;

@@ -62,7 +62,7 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
   if (surface !== "mcp") throw invalid("OAuth access tokens are for /mcp only");
   const resource = resourceOf(rt, request);
   // The token, its agent, host and standing read together.
-  const { agent, host, standing } = readTogether(rt.sqlite, () => {
+  const found = readTogether(rt.sqlite, () => {
     let agentId: string;
     try {
       agentId = accessTokenAgent(rt, token, resource);
@@ -71,12 +71,12 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
     }
     return agentWithStanding(rt.agents, agentId);
   });
-  if (!agent || !host || agent.status !== "active" || host.status !== "active") {
+  if (found?.agent.status !== "active" || found.host.status !== "active") {
     throw invalid("The app's access was revoked");
   }
   try {
-    rt.agents.limits.agentCalls.hit(agent.id);
-    return agentCaller(rt.agents, { agent, host, standing });
+    rt.agents.limits.agentCalls.hit(found.agent.id);
+    return agentCaller(rt.agents, found);
   } catch (error) {
     throw error instanceof ProtocolError ? asApiError(error) : error;
   }
