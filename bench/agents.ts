@@ -471,7 +471,7 @@ try {
   const oauthHeaders = { ...mcpWithoutKey, authorization: `Bearer ${oauthToken}` };
   let currentDuration = settings.duration;
   const keyGet: Target = { method: "GET", path: LIST, headers: { "x-api-key": apiKey } };
-  const scenarios: Scenario[] = [
+  const allScenarios: Scenario[] = [
     {
       name: "agent JWT vs API key: GET /v1/products",
       a: { label: "agent JWT", target: () => tokensFor(currentDuration) },
@@ -506,6 +506,11 @@ try {
       b: { label: "API key", target: () => mcpTarget },
     },
   ];
+
+  // BENCH_ONLY: run only the comparisons whose name contains it (say "agent JWT" or "MCP").
+  const only = process.env.BENCH_ONLY?.trim();
+  const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
+  if (scenarios.length === 0) throw new Error(`BENCH_ONLY=${only} names no comparison`);
 
   const check = (label: string, result: WrkResult, target: Target) => {
     const line =

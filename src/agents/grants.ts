@@ -4,22 +4,13 @@ import type { Caller, Scope } from "../core/operation.ts";
 import { type Constraints, violationsOf } from "./capabilities.ts";
 import { ConstraintViolation, notGranted, ProtocolError } from "./errors.ts";
 import type { AgentRuntime } from "./runtime.ts";
-import {
-  type AgentRow,
-  agentById,
-  constraintsOf,
-  type GrantRow,
-  type HostRow,
-  hostById,
-  isEffective,
-} from "./store.ts";
+import type { AgentWithStanding, GrantRead, Standing } from "./standings.ts";
+import { type AgentRow, agentById, constraintsOf, type HostRow, hostById, isEffective } from "./store.ts";
 
 /** Effective grants of the callers this module resolved (capability → constraints), for the grant check. */
 const callerGrants = new WeakMap<Caller, Map<string, Constraints | null>>();
 
 const LAST_USED_EVERY_MS = 60_000;
-
-type GrantRead = Pick<GrantRow, "capability" | "status" | "constraints" | "expires_at">;
 
 const activeGrantRows = (rt: AgentRuntime, agentId: string): GrantRead[] =>
   rt.sqlite
@@ -38,22 +29,16 @@ const memberRole = (rt: AgentRuntime, agent: AgentRow): string | undefined =>
       )?.role
     : undefined;
 
-/** What an agent's call is decided on besides the agent and its host: its user's role and its active grants. */
-export interface Standing {
-  role: string | undefined;
-  grants: GrantRead[];
-}
-
-/** An agent, its host and its standing (null when either row is missing): its callers read it with `readTogether`. */
-export function agentWithStanding(
-  rt: AgentRuntime,
-  agentId: string,
-): { agent: AgentRow; host: HostRow; standing: Standing } | null {
+function agentWithStanding(rt: AgentRuntime, agentId: string): AgentWithStanding | null {
   const agent = agentById(rt.sqlite, agentId);
   const host = agent && hostById(rt.sqlite, agent.host_id);
   if (!agent || !host) return null;
   return { agent, host, standing: { role: memberRole(rt, agent), grants: activeGrantRows(rt, agent.id) } };
 }
+
+/** An agent, its host and its standing as stored now (null when either row is missing), kept between requests. */
+export const standingOf = (rt: AgentRuntime, agentId: string): AgentWithStanding | null =>
+  rt.standings.get(agentId, () => agentWithStanding(rt, agentId));
 
 /** The agent's effective grants, narrowed to the token's `capabilities` claim when it has one. */
 function effectiveGrants(

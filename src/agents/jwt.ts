@@ -1,9 +1,9 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
-import { readTogether } from "../db/sqlite.ts";
 import { invalidJwt, ProtocolError } from "./errors.ts";
-import { agentWithStanding, type Standing } from "./grants.ts";
+import { standingOf } from "./grants.ts";
 import { jwkText, type PublicJwk, parsePublicJwk, thumbprintOf } from "./keys.ts";
 import type { AgentRuntime } from "./runtime.ts";
+import type { Standing } from "./standings.ts";
 import { type AgentRow, type HostRow, hostByThumbprint } from "./store.ts";
 
 // Host and agent JWTs: EdDSA over Ed25519 only, keys from the database (never from a header or a
@@ -177,7 +177,7 @@ export async function verifyAgentJwt(
     throw invalidJwt("sub must be the agent id and iss its host's key thumbprint");
   }
   const agentId = payload.sub;
-  const found = readTogether(rt.sqlite, () => agentWithStanding(rt, agentId));
+  const found = standingOf(rt, agentId);
   if (found?.agent.credential !== "ed25519" || found.host.thumbprint !== payload.iss) {
     throw invalidJwt("Unknown agent or issuer");
   }

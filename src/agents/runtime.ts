@@ -6,6 +6,7 @@ import { inGroupCommit } from "../db/sqlite.ts";
 import { type Capability, capabilityCatalog } from "./capabilities.ts";
 import { KeyCache } from "./keys.ts";
 import { type Origins, originsOf } from "./origins.ts";
+import { StandingCache } from "./standings.ts";
 import { UsedTokens } from "./used-tokens.ts";
 
 const MINUTE = 60_000;
@@ -149,6 +150,8 @@ export interface AgentRuntime {
   serverKey: Uint8Array;
   keys: KeyCache;
   replay: ReplayCache;
+  /** The agents read so far with their hosts and standing, while unchanged. */
+  standings: StandingCache;
   limits: ReturnType<typeof limiters>;
   /** The clock (tests move it). */
   now(): number;
@@ -184,6 +187,7 @@ export function runtimeOf(service: Service): AgentRuntime {
       serverKey: loadServerKey(sqlite),
       keys: new KeyCache(),
       replay: new ReplayCache(sqlite),
+      standings: new StandingCache(sqlite),
       limits: limiters(),
       now: () => Date.now(),
     };

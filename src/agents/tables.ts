@@ -150,6 +150,17 @@ export const agentJwtReplay = sqliteTable("agent_jwt_replay", {
   createdAt: integer("created_at").notNull(),
 });
 
+/**
+ * One row (id 1) counting the changes to what an agent's request is decided on: the agents, their
+ * hosts, their grants and the members' roles. Triggers add one on every insert, update or delete of
+ * those tables, whatever process writes them (migration 0012), so a process keeps the agents it
+ * has read in memory and reads them again only when the count moved (src/agents/standings.ts).
+ */
+export const agentStandingVersion = sqliteTable("agent_standing_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull(),
+});
+
 /** Server-side secrets of the agents module (a 32-byte key for user-code HMACs and CSRF tokens). */
 export const agentServerKeys = sqliteTable("agent_server_keys", {
   name: text("name").primaryKey(),

@@ -1,10 +1,9 @@
 import { ProtocolError } from "../agents/errors.ts";
-import { agentCaller, agentWithStanding, asApiError } from "../agents/grants.ts";
+import { agentCaller, asApiError, standingOf } from "../agents/grants.ts";
 import { normalizeHost, organizationOfHost } from "../auth/service.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Module } from "../core/module.ts";
 import type { Caller } from "../core/operation.ts";
-import { readTogether } from "../db/sqlite.ts";
 import { oauthRoutes } from "./routes.ts";
 import { type OAuthRuntime, oauthRuntimeOf } from "./runtime.ts";
 import { accessTokenAgent, isOAuthToken } from "./tokens.ts";
@@ -61,16 +60,13 @@ function tokenCaller(rt: OAuthRuntime, token: string, surface: string, request: 
   const invalid = (why: string) => new ApiError("UNAUTHORIZED", why);
   if (surface !== "mcp") throw invalid("OAuth access tokens are for /mcp only");
   const resource = resourceOf(rt, request);
-  // The token, its agent, host and standing read together.
-  const found = readTogether(rt.sqlite, () => {
-    let agentId: string;
-    try {
-      agentId = accessTokenAgent(rt, token, resource);
-    } catch (error) {
-      throw invalid(error instanceof Error ? error.message : "Invalid access token");
-    }
-    return agentWithStanding(rt.agents, agentId);
-  });
+  let agentId: string;
+  try {
+    agentId = accessTokenAgent(rt, token, resource);
+  } catch (error) {
+    throw invalid(error instanceof Error ? error.message : "Invalid access token");
+  }
+  const found = standingOf(rt.agents, agentId);
   if (found?.agent.status !== "active" || found.host.status !== "active") {
     throw invalid("The app's access was revoked");
   }

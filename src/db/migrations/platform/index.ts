@@ -12,6 +12,8 @@ import m7 from "./0007_moved_shops.sql" with { type: "text" };
 import m8 from "./0008_held_shops.sql" with { type: "text" };
 import m9 from "./0009_replay_by_expiry.sql" with { type: "text" };
 import m10 from "./0010_replay_appended.sql" with { type: "text" };
+import m11 from "./0011_agent_standing_version.sql" with { type: "text" };
+import m12 from "./0012_agent_standing_triggers.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -27,5 +29,7 @@ export const migrations: EmbeddedMigrations = {
     "0008_held_shops": m8,
     "0009_replay_by_expiry": m9,
     "0010_replay_appended": m10,
+    "0011_agent_standing_version": m11,
+    "0012_agent_standing_triggers": m12,
   },
 };
