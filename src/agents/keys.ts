@@ -1,4 +1,5 @@
-import { calculateJwkThumbprint, importJWK } from "jose";
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { calculateJwkThumbprint } from "jose";
 import { ProtocolError } from "./errors.ts";
 
 /** An Ed25519 public key as an inline JWK: nothing else is accepted. */
@@ -37,12 +38,12 @@ export const jwkText = (jwk: PublicJwk): string => JSON.stringify({ kty: jwk.kty
 
 /** Imported keys by thumbprint: a thumbprint names exactly one key, so an entry never goes stale. */
 export class KeyCache {
-  private readonly keys = new Map<string, CryptoKey>();
+  private readonly keys = new Map<string, KeyObject>();
 
-  async get(thumbprint: string, jwkJson: string): Promise<CryptoKey> {
+  get(thumbprint: string, jwkJson: string): KeyObject {
     let key = this.keys.get(thumbprint);
     if (!key) {
-      key = (await importJWK(JSON.parse(jwkJson) as PublicJwk, "EdDSA")) as CryptoKey;
+      key = createPublicKey({ key: JSON.parse(jwkJson) as PublicJwk, format: "jwk" });
       if (this.keys.size >= 10_000) this.keys.clear();
       this.keys.set(thumbprint, key);
     }

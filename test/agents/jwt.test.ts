@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { generateKeyPair, SignJWT } from "jose";
+import { CompactSign, generateKeyPair, SignJWT } from "jose";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { adminClient, simpleProduct } from "../helpers/catalog.ts";
 import {
@@ -108,6 +108,61 @@ describe("agent JWTs on /v1", () => {
     ]) {
       expectUnauthorized(await withToken("/v1/products", token));
     }
+  });
+
+  test("claims and encodings a hand-made token can get wrong → 401; one audience in an array is taken", async () => {
+    const claims = () => ({
+      iss: agent.host.key.thumbprint,
+      sub: agent.id,
+      aud: BASE,
+      iat: now(),
+      exp: now() + 60,
+      jti: crypto.randomUUID(),
+    });
+    const signed = (payload: unknown, header: Record<string, unknown> = {}) =>
+      new CompactSign(
+        new TextEncoder().encode(typeof payload === "string" ? payload : JSON.stringify(payload)),
+      )
+        .setProtectedHeader({ alg: "EdDSA", typ: "agent+jwt", ...header })
+        .sign(agent.key.privateKey);
+    // Signed over exactly the header given (jose refuses to make a compact token with b64: false).
+    const signedRaw = async (header: Record<string, unknown>, payload: unknown) => {
+      const input = `${b64(header)}.${b64(payload)}`;
+      const signature = await crypto.subtle.sign(
+        "Ed25519",
+        agent.key.privateKey,
+        new TextEncoder().encode(input),
+      );
+      return `${input}.${Buffer.from(signature).toString("base64url")}`;
+    };
+    const { exp: _exp, ...withoutExp } = claims();
+    const { iat: _iat, ...withoutIat } = claims();
+    const { jti: _jti, ...withoutJti } = claims();
+    const [h, , sig] = (await signed(claims())).split(".");
+    const cases: [string, string][] = [
+      ["nbf 40 s ahead", await signed({ ...claims(), nbf: now() + 40 })],
+      ["nbf not a number", await signed({ ...claims(), nbf: "soon" })],
+      ["no exp", await signed(withoutExp)],
+      ["no iat", await signed(withoutIat)],
+      ["no jti", await signed(withoutJti)],
+      ["exp a string", await signed({ ...claims(), exp: String(now() + 60) })],
+      ["payload an array", await signed([claims()])],
+      ["payload not JSON", await signed("not json")],
+      ["b64 false", await signedRaw({ alg: "EdDSA", typ: "agent+jwt", b64: false, crit: ["b64"] }, claims())],
+      ["b64 without crit", await signed(claims(), { b64: true })],
+      ["crit", await signedRaw({ alg: "EdDSA", typ: "agent+jwt", crit: ["exp"], exp: 1 }, claims())],
+      ["another payload under a valid signature", `${h}.${b64(claims())}.${sig}`],
+      ["a short signature", `${h}.${b64(claims())}.${Buffer.alloc(10).toString("base64url")}`],
+      ["header an array", `${b64(["EdDSA"])}.${b64(claims())}.${sig}`],
+      ["aud a number", await signed({ ...claims(), aud: 1 })],
+    ];
+    for (const [name, token] of cases) {
+      const res = await withToken("/v1/products", token);
+      if (res.status !== 401) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+      expectUnauthorized(res);
+    }
+    expect((await withToken("/v1/products", await signed({ ...claims(), aud: [BASE] }))).status).toBe(200);
+    expect((await withToken("/v1/products", await signed({ ...claims(), nbf: now() }))).status).toBe(200);
   });
 
   test("a bearer that fails never falls through to the API key or the Host", async () => {
