@@ -41,6 +41,9 @@ function limiters() {
   };
 }
 
+/** A replay row: expiry, principal, jti, when recorded. */
+type ReplayRow = [expiresAt: number, principal: string, jti: string, createdAt: number];
+
 /** A token as the replay check knows it: its expiry, principal and jti (a jti is single-use per expiry). */
 const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expiresAt} ${principal} ${jti}`;
 
@@ -67,6 +70,8 @@ class ReplayCache {
   /** Tokens whose row waits for its group's commit. */
   private readonly recording = new Map<string, Promise<unknown>>();
   private sweptAt = 0;
+  /** The rows waiting for this turn's group commit, and its outcome. */
+  private batch: { rows: ReplayRow[]; written: Promise<void> } | undefined;
 
   constructor(private readonly sqlite: Database) {}
 
@@ -90,19 +95,7 @@ class ReplayCache {
     }
     const used = this.usedTokens();
     if (!used.add(key, expiresAt)) return false;
-    const { sqlite } = this;
-    const written = inGroupCommit(
-      sqlite,
-      () => {
-        if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
-        sqlite
-          .query(
-            "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
-          )
-          .run(expiresAt, principal, jti, now);
-      },
-      "NORMAL",
-    );
+    const written = this.append([expiresAt, principal, jti, now]);
     this.recording.set(key, written);
     try {
       await written;
@@ -113,6 +106,42 @@ class ReplayCache {
     } finally {
       this.recording.delete(key);
     }
+  }
+
+  /**
+   * Adds a row to the rows of this turn, written by one call of the group commit: one statement per
+   * row and no savepoint or promise of its own (a call per token cost about 10 µs more each). The
+   * batch closes when its call runs; a row added after that starts the next one.
+   */
+  private append(row: ReplayRow): Promise<void> {
+    let batch = this.batch;
+    if (!batch) {
+      const rows: ReplayRow[] = [];
+      const { sqlite } = this;
+      const written = inGroupCommit(
+        sqlite,
+        () => {
+          this.batch = undefined;
+          const now = rows[rows.length - 1]![3];
+          if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
+          const insert = sqlite.query(
+            "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
+          );
+          for (const values of rows) insert.run(...values);
+        },
+        "NORMAL",
+      );
+      const opened = { rows, written };
+      // A group that failed before its call ran (a busy file) must not leave its batch open.
+      const closed = () => {
+        if (this.batch === opened) this.batch = undefined;
+      };
+      written.then(closed, closed);
+      batch = opened;
+      this.batch = batch;
+    }
+    batch.rows.push(row);
+    return batch.written;
   }
 
   /**
