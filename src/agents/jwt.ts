@@ -22,9 +22,8 @@ const ED25519_SIGNATURE_BYTES = 64;
 
 type JsonObject = Record<string, unknown>;
 
-/** A compact JWS read once: its header and claims parsed, what its signature covers and the signature. */
+/** A compact JWS read once (its header checked): its claims, what its signature covers and the signature. */
 interface ReadToken {
-  header: JsonObject;
   payload: JsonObject;
   signingInput: Buffer;
   signature: Buffer;
@@ -61,7 +60,6 @@ function readUnverified(token: string, typ: "host+jwt" | "agent+jwt"): ReadToken
   // b64: false (RFC 7797) would sign the payload unencoded; only the standard form is accepted.
   if (header.b64 !== undefined) throw invalidJwt("The token's header must not carry b64");
   return {
-    header,
     payload,
     signingInput: Buffer.from(token.slice(0, last), "latin1"),
     signature: Buffer.from(token.slice(last + 1), "base64url"),

@@ -41,6 +41,25 @@ function expectUnauthorized(res: { status: number; body: any; response: Response
   expect(res.response.headers.get("www-authenticate")).toBe(CHALLENGE);
 }
 
+/** Named tokens (and the headers sent with them) that must each be refused on `/v1` with a 401. */
+async function expectEachUnauthorized(cases: [string, string | Promise<string>, Record<string, string>?][]) {
+  for (const [name, token, headers] of cases) {
+    const res = await withToken("/v1/products", await token, headers);
+    if (res.status !== 401) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+    expectUnauthorized(res);
+  }
+}
+
+/** The claims of a valid token of the test agent, fresh `jti`. */
+const agentClaims = () => ({
+  iss: agent.host.key.thumbprint,
+  sub: agent.id,
+  aud: BASE,
+  iat: now(),
+  exp: now() + 60,
+  jti: crypto.randomUUID(),
+});
+
 describe("agent JWTs on /v1", () => {
   test("a fresh, well-formed token is accepted", async () => {
     const res = await withToken("/v1/products", await agent.jwt());
@@ -62,22 +81,11 @@ describe("agent JWTs on /v1", () => {
       ["unknown agent", agent.jwt(BASE, { sub: "agt_doesnotexist" })],
       ["wrong iss", agent.jwt(BASE, { iss: agent.key.thumbprint })],
     ];
-    for (const [name, token, headers] of cases) {
-      const res = await withToken("/v1/products", await token, headers);
-      if (res.status !== 401) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
-      expectUnauthorized(res);
-    }
+    await expectEachUnauthorized(cases);
   });
 
   test("wrong typ, alg none, RS256 and HS256 tokens → 401", async () => {
-    const claims = {
-      iss: agent.host.key.thumbprint,
-      sub: agent.id,
-      aud: BASE,
-      iat: now(),
-      exp: now() + 60,
-      jti: crypto.randomUUID(),
-    };
+    const claims = agentClaims();
     const wrongTyp = await new SignJWT({ ...claims, jti: crypto.randomUUID() })
       .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
       .sign(agent.key.privateKey);
@@ -111,14 +119,6 @@ describe("agent JWTs on /v1", () => {
   });
 
   test("claims and encodings a hand-made token can get wrong → 401; one audience in an array is taken", async () => {
-    const claims = () => ({
-      iss: agent.host.key.thumbprint,
-      sub: agent.id,
-      aud: BASE,
-      iat: now(),
-      exp: now() + 60,
-      jti: crypto.randomUUID(),
-    });
     const signed = (payload: unknown, header: Record<string, unknown> = {}) =>
       new CompactSign(
         new TextEncoder().encode(typeof payload === "string" ? payload : JSON.stringify(payload)),
@@ -135,34 +135,37 @@ describe("agent JWTs on /v1", () => {
       );
       return `${input}.${Buffer.from(signature).toString("base64url")}`;
     };
-    const { exp: _exp, ...withoutExp } = claims();
-    const { iat: _iat, ...withoutIat } = claims();
-    const { jti: _jti, ...withoutJti } = claims();
-    const [h, , sig] = (await signed(claims())).split(".");
+    const { exp: _exp, ...withoutExp } = agentClaims();
+    const { iat: _iat, ...withoutIat } = agentClaims();
+    const { jti: _jti, ...withoutJti } = agentClaims();
+    const [h, , sig] = (await signed(agentClaims())).split(".");
     const cases: [string, string][] = [
-      ["nbf 40 s ahead", await signed({ ...claims(), nbf: now() + 40 })],
-      ["nbf not a number", await signed({ ...claims(), nbf: "soon" })],
+      ["nbf 40 s ahead", await signed({ ...agentClaims(), nbf: now() + 40 })],
+      ["nbf not a number", await signed({ ...agentClaims(), nbf: "soon" })],
       ["no exp", await signed(withoutExp)],
       ["no iat", await signed(withoutIat)],
       ["no jti", await signed(withoutJti)],
-      ["exp a string", await signed({ ...claims(), exp: String(now() + 60) })],
-      ["payload an array", await signed([claims()])],
+      ["exp a string", await signed({ ...agentClaims(), exp: String(now() + 60) })],
+      ["payload an array", await signed([agentClaims()])],
       ["payload not JSON", await signed("not json")],
-      ["b64 false", await signedRaw({ alg: "EdDSA", typ: "agent+jwt", b64: false, crit: ["b64"] }, claims())],
-      ["b64 without crit", await signed(claims(), { b64: true })],
-      ["crit", await signedRaw({ alg: "EdDSA", typ: "agent+jwt", crit: ["exp"], exp: 1 }, claims())],
-      ["another payload under a valid signature", `${h}.${b64(claims())}.${sig}`],
-      ["a short signature", `${h}.${b64(claims())}.${Buffer.alloc(10).toString("base64url")}`],
-      ["header an array", `${b64(["EdDSA"])}.${b64(claims())}.${sig}`],
-      ["aud a number", await signed({ ...claims(), aud: 1 })],
+      [
+        "b64 false",
+        await signedRaw({ alg: "EdDSA", typ: "agent+jwt", b64: false, crit: ["b64"] }, agentClaims()),
+      ],
+      ["b64 without crit", await signed(agentClaims(), { b64: true })],
+      ["crit", await signedRaw({ alg: "EdDSA", typ: "agent+jwt", crit: ["exp"], exp: 1 }, agentClaims())],
+      ["another payload under a valid signature", `${h}.${b64(agentClaims())}.${sig}`],
+      ["a short signature", `${h}.${b64(agentClaims())}.${Buffer.alloc(10).toString("base64url")}`],
+      ["header an array", `${b64(["EdDSA"])}.${b64(agentClaims())}.${sig}`],
+      ["aud a number", await signed({ ...agentClaims(), aud: 1 })],
     ];
-    for (const [name, token] of cases) {
-      const res = await withToken("/v1/products", token);
-      if (res.status !== 401) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
-      expectUnauthorized(res);
-    }
-    expect((await withToken("/v1/products", await signed({ ...claims(), aud: [BASE] }))).status).toBe(200);
-    expect((await withToken("/v1/products", await signed({ ...claims(), nbf: now() }))).status).toBe(200);
+    await expectEachUnauthorized(cases);
+    expect((await withToken("/v1/products", await signed({ ...agentClaims(), aud: [BASE] }))).status).toBe(
+      200,
+    );
+    expect((await withToken("/v1/products", await signed({ ...agentClaims(), nbf: now() }))).status).toBe(
+      200,
+    );
   });
 
   test("a bearer that fails never falls through to the API key or the Host", async () => {
