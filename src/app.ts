@@ -224,6 +224,7 @@ function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Mod
           return route.handle(request, params as Record<string, string>, state.id, {
             ip: state.ip,
             userAgent: request.headers.get("user-agent"),
+            trace: state,
           });
         },
         { parse: "none" },

@@ -56,6 +56,8 @@ export interface ClientInfo {
   /** Client address (right-most `x-forwarded-for` entry when TRUST_PROXY=true). */
   ip(): string | null;
   userAgent: string | null;
+  /** What the request's log line says of its caller: filled by whoever resolves the caller. */
+  trace?: { orgId?: string; callerType?: string };
 }
 
 /** Work a handler registers inside its transaction, run once the transaction committed (see core/outbox.ts). */

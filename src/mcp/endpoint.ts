@@ -103,6 +103,7 @@ export class McpEndpoint {
     const origin = request.headers.get("origin");
     if (origin !== null && origin !== this.baseUrl) throw new ApiError("FORBIDDEN", "Origin not allowed");
     const caller = await this.resolveCaller(request);
+    if (client?.trace) Object.assign(client.trace, { orgId: caller.orgId, callerType: caller.type });
 
     const run: ToolRun = {
       request,

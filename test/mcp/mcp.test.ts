@@ -10,6 +10,7 @@ import { McpEndpoint, SERVER_NAME } from "../../src/mcp/endpoint.ts";
 import { UCP_OPERATIONS } from "../../src/ucp/checkout.ts";
 import { approve, TestHost } from "../agents/helpers.ts";
 import { jsonBody, makeTestApp, signUp, type TestApp } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log.ts";
 import { strictAjv } from "../helpers/openapi-conformance.ts";
 import { makeShop, PT_ADDRESS, type Shop } from "../helpers/shop.ts";
 
@@ -344,6 +345,40 @@ describe("MCP at /mcp through the SDK Client", () => {
 });
 
 describe("MCP over plain HTTP", () => {
+  test("each call's request log line names its shop and its kind of caller, as a REST request's does", async () => {
+    const log = t.app.ctx.log;
+    const kept = { info: log.info, error: log.error, request: log.request };
+    const lines: Record<string, unknown>[] = [];
+    collectLog(log, lines, ["info"]);
+    try {
+      const listed = await rpc({ "x-api-key": shop.org.key, "x-request-id": "mcp-log-list" });
+      expect(listed.status).toBe(200);
+      await listed.text();
+      const call = {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "listProducts", arguments: {} },
+      };
+      const called = await rpc({ "x-api-key": shop.org.key, "x-request-id": "mcp-log-call" }, call);
+      expect(called.status).toBe(200);
+      await called.text();
+    } finally {
+      Object.assign(log, kept);
+    }
+    for (const requestId of ["mcp-log-list", "mcp-log-call"]) {
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: "request",
+          route: "/mcp",
+          requestId,
+          org: shop.org.id,
+          caller: "api-key",
+        }),
+      );
+    }
+  });
+
   test("no credential: HTTP 401 with the error body and WWW-Authenticate (OAuth, then Agent Auth), before any MCP message is read", async () => {
     const response = await rpc({});
     expect(response.status).toBe(401);
