@@ -116,6 +116,8 @@ export class NodeDirectory {
   /** When the last renewal that succeeded began; 0: none yet (no write is allowed before the first). */
   private renewedAt = 0;
   private renewing: Promise<void> | undefined;
+  /** The renewal asked for while one was under way, run once that one ends. */
+  private renewingAgain: Promise<void> | undefined;
   private failure: string | undefined;
   private held = 0;
   /** The node of every shop another node's current lease names, by host and by API key hash. */
@@ -152,12 +154,22 @@ export class NodeDirectory {
     return now - this.renewedAt < this.config.leaseMs;
   }
 
-  /** Renews the lease now (after a shop came or went), or waits for the renewal under way. */
+  /**
+   * Renews the lease now (after a shop came or went). A renewal under way may have read this node's
+   * shops before the change, so one more follows it (one for every caller that came meanwhile).
+   */
   renewNow(): Promise<void> {
-    this.renewing ??= this.renew().finally(() => {
-      this.renewing = undefined;
+    if (!this.renewing) {
+      this.renewing = this.renew().finally(() => {
+        this.renewing = undefined;
+      });
+      return this.renewing;
+    }
+    this.renewingAgain ??= this.renewing.then(() => {
+      this.renewingAgain = undefined;
+      return this.renewNow();
     });
-    return this.renewing;
+    return this.renewingAgain;
   }
 
   /** The node that holds a shop this one does not, by the request's host or API key hash. */
