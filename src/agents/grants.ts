@@ -100,10 +100,7 @@ function touch(rt: AgentRuntime, agent: AgentRow, host: HostRow): void {
  * scopes derived from its grants, the user for delegated agents. Throws a 403 ProtocolError when a
  * delegated agent's user lost the admin role.
  */
-export function agentCaller(
-  rt: AgentRuntime,
-  auth: { agent: AgentRow; host: HostRow; capabilities?: string[]; standing: Standing },
-): Caller {
+export function agentCaller(rt: AgentRuntime, auth: AgentWithStanding & { capabilities?: string[] }): Caller {
   const { agent, host, standing } = auth;
   if (agent.organization_id === null)
     throw new ProtocolError(403, "agent_pending", "The agent is not bound yet");

@@ -81,22 +81,21 @@ describe("agent standings kept between requests", () => {
     expect(next.body.code).toBe("UNAUTHORIZED");
   });
 
-  test("a host revoked by another process: its agent is refused on its next request", async () => {
-    const agent = await warmAgent("Host revoked elsewhere");
-    other.run(
+  test.each([
+    [
+      "a host revoked by another process: its agent is refused on its next request",
       "UPDATE agent_hosts SET status = 'revoked' WHERE id = (SELECT host_id FROM agents WHERE id = ?)",
-      [agent.id],
-    );
-    expect((await agent.v1("/v1/products")).status).toBe(401);
-  });
-
-  test("a grant withdrawn by another process: the capability is refused on the next request", async () => {
-    const agent = await warmAgent("Grant withdrawn elsewhere");
-    other.run(
+      401,
+    ],
+    [
+      "a grant withdrawn by another process: the capability is refused on the next request",
       "UPDATE agent_grants SET status = 'revoked' WHERE agent_id = ? AND capability = 'listProducts'",
-      [agent.id],
-    );
-    expect((await agent.v1("/v1/products")).status).toBe(403);
+      403,
+    ],
+  ])("%s", async (name, change, status) => {
+    const agent = await warmAgent(name);
+    other.run(change, [agent.id]);
+    expect((await agent.v1("/v1/products")).status).toBe(status);
   });
 
   test("the user of a delegated agent demoted by another process: refused on the next request", async () => {
