@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { Elysia, NotFoundError } from "elysia";
+import { parseQueryFromURL } from "elysia/parse-query";
 import { type AppContext, closeContext, createContext } from "./app-context.ts";
 import { CallerResolver } from "./auth/caller.ts";
 import { configurePasswordHashing } from "./auth/crypto.ts";
@@ -123,6 +124,13 @@ function bearerHook(all: readonly Module[], extraModules: readonly Module[]) {
   };
 }
 
+/** A route's answer to a request, given its path parameters and its query (parsed as Elysia parses them). */
+type RouteHandler = (
+  request: Request,
+  params: Record<string, string>,
+  query: Record<string, string>,
+) => Response | Promise<Response>;
+
 /**
  * The Elysia router, the table of its paths and methods (for 405s and CORS) and each request's
  * state. What the router cannot route is answered here: an unknown path 404, a known path with
@@ -160,7 +168,37 @@ function createRouter(ctx: AppContext) {
     // its status and envelope, a storage failure 503, a bug 500 (logged with its stack).
     return errorResponse(error, ctx, id);
   });
-  return { elysia, routes, states };
+  // Routes of a fixed path by `METHOD /path`: a request for exactly one of them is answered without
+  // Elysia's route lookup and context (0.5–1.2 µs of a 10–17 µs read, in process). Any other (a
+  // parameter, a trailing slash, `HEAD` of a `GET`) takes Elysia's way, to the same handler.
+  const fixedPaths = new Map<string, RouteHandler>();
+  /** Routes `method` `path` (Elysia's syntax) to `handle`. */
+  const mount = (method: string, path: string, handle: RouteHandler) => {
+    elysia.route(
+      method,
+      path,
+      ({ request, params, query }) =>
+        handle(request, params as Record<string, string>, query as Record<string, string>),
+      { parse: "none" },
+    );
+    if (!/[:*]/.test(path)) fixedPaths.set(`${method} ${path}`, handle);
+  };
+  /** The routed answer to `request` (Elysia's 404 or 405 when no route takes it). */
+  const answer = (request: Request): Promise<Response> | Response => {
+    const { url, method } = request;
+    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    const queryStart = url.indexOf("?", pathStart);
+    const fixed = fixedPaths.get(
+      `${method} ${url.slice(pathStart, queryStart === -1 ? undefined : queryStart)}`,
+    );
+    if (!fixed) return elysia.handle(request);
+    return fixed(
+      request,
+      {},
+      queryStart === -1 ? Object.create(null) : parseQueryFromURL(url, queryStart + 1),
+    );
+  };
+  return { routes, states, mount, answer };
 }
 
 type Router = ReturnType<typeof createRouter>;
@@ -169,7 +207,7 @@ type Router = ReturnType<typeof createRouter>;
  * Public documents (the OpenAPI document, the API reference viewer), readable from any origin; each
  * sent with its ETag and compressed forms, worked out once (src/http/caching.ts).
  */
-function mountPublicDocuments({ elysia, routes, states }: Router, declared: Operation[], config: Config) {
+function mountPublicDocuments({ mount, routes, states }: Router, declared: Operation[], config: Config) {
   const openApi: StaticAsset = {
     path: "/v1/openapi.json",
     contentType: JSON_TYPE,
@@ -185,7 +223,7 @@ function mountPublicDocuments({ elysia, routes, states }: Router, declared: Oper
       ...asset.headers,
       "content-type": asset.contentType,
     });
-    elysia.get(asset.path, ({ request }) => {
+    mount("GET", asset.path, (request) => {
       const state = states.get(request)!;
       state.route = asset.path;
       state.cors = "any";
@@ -195,40 +233,31 @@ function mountPublicDocuments({ elysia, routes, states }: Router, declared: Oper
 }
 
 /** Every operation at its path, run through the REST adapter (which reads the body itself). */
-function mountOperations({ elysia, routes, states }: Router, declared: Operation[], adapter: HttpAdapter) {
+function mountOperations({ mount, routes, states }: Router, declared: Operation[], adapter: HttpAdapter) {
   for (const op of declared) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     routes.add(op.method, path, corsPolicyOf(op), op.upload && uploadBodyLimit(op.upload));
-    elysia.route(
-      op.method,
-      path,
-      ({ request, params, query }) =>
-        adapter.handle(op, request, params as Record<string, string>, query, states.get(request)!),
-      { parse: "none" },
+    mount(op.method, path, (request, params, query) =>
+      adapter.handle(op, request, params, query, states.get(request)!),
     );
   }
 }
 
 /** The modules' own routes (discovery documents, `/mcp`, the approval page); payment webhooks are operations. */
-function mountModuleRoutes({ elysia, routes, states }: Router, all: readonly Module[], service: Service) {
+function mountModuleRoutes({ mount, routes, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
       routes.add(route.method, route.path, route.cors, route.bodyLimit);
-      elysia.route(
-        route.method,
-        route.path,
-        ({ request, params }) => {
-          const state = states.get(request)!;
-          state.route = route.path;
-          state.cors = route.cors;
-          return route.handle(request, params as Record<string, string>, state.id, {
-            ip: state.ip,
-            userAgent: request.headers.get("user-agent"),
-            trace: state,
-          });
-        },
-        { parse: "none" },
-      );
+      mount(route.method, route.path, (request, params) => {
+        const state = states.get(request)!;
+        state.route = route.path;
+        state.cors = route.cors;
+        return route.handle(request, params, state.id, {
+          ip: state.ip,
+          userAgent: request.headers.get("user-agent"),
+          trace: state,
+        });
+      });
     }
   }
 }
@@ -257,8 +286,7 @@ function requestHandler(
   intercept: (request: Request) => Promise<Response> | null,
 ): App["fetch"] {
   const { config, log } = ctx;
-  const { elysia, states } = router;
-  const handle = elysia.handle;
+  const { states, answer } = router;
   return async (request, server) => {
     const started = performance.now();
     noteArrival(request);
@@ -274,7 +302,7 @@ function requestHandler(
       checkDeclaredLength(request, config.maxBodyBytes, router.routes);
       response =
         (origin !== null && cors.preflight(request, origin)) ||
-        (await (intercept(request) ?? adapter.answerKept(request, state) ?? handle(request)));
+        (await (intercept(request) ?? adapter.answerKept(request, state) ?? answer(request)));
     } catch (error) {
       response = errorResponse(error, ctx, state.id);
     }
