@@ -180,6 +180,87 @@ function signedInCustomer(
 }
 
 /**
+ * The handler's view of one call: each part of it resolved on first use, from `state`. A class, so
+ * that a call makes one object: as an object literal its getters and `afterCommit` made a dozen
+ * closures per call.
+ */
+class CallContext implements OperationContext<never, never, never, unknown> {
+  readonly params: never;
+  readonly query: never;
+  readonly body: never;
+  readonly requestId: string;
+  readonly client: ClientInfo;
+  readonly sessionUser: DashboardUser | null;
+  prepared: unknown = undefined;
+  private signedIn: SignedInCustomer | null | undefined;
+  private after: AfterCommit | undefined;
+
+  constructor(
+    readonly ctx: AppContext,
+    private readonly hooks: ExecutorHooks,
+    parts: ValidatedInput,
+    private readonly principal: Principal,
+    private readonly options: ExecuteOptions,
+    private readonly state: CallState,
+  ) {
+    this.params = parts.params as never;
+    this.query = parts.query as never;
+    this.body = parts.body as never;
+    this.requestId = options.requestId;
+    this.client = options.client ?? { ip: () => null, userAgent: null };
+    this.sessionUser = principal.user ?? null;
+  }
+
+  get caller(): Caller {
+    return this.principal.caller ?? missing("caller")();
+  }
+
+  // Taken from the pool on first use (released by `run`), so operations that never touch it pay nothing.
+  get tenant(): TenantDb {
+    const { state } = this;
+    if (!state.orgId) return missing("tenant")();
+    state.tenant ??= this.ctx.tenants.acquire(state.orgId);
+    return state.tenant;
+  }
+
+  get user(): DashboardUser {
+    return this.principal.user ?? missing("user")();
+  }
+
+  get customer(): SignedInCustomer | null {
+    if (this.signedIn === undefined) this.signedIn = signedInCustomer(this.hooks, this.tenant, this.options);
+    return this.signedIn;
+  }
+
+  get rawBody(): Uint8Array {
+    return this.options.rawBody ?? missing("raw body")();
+  }
+
+  get headers(): Headers {
+    return this.options.headers ?? missing("headers")();
+  }
+
+  get file(): UploadedFile {
+    return this.options.file ?? missing("file")();
+  }
+
+  get afterCommit(): AfterCommit {
+    this.after ??= {
+      enqueue: (kind, payload) => {
+        this.state.after.queued++;
+        return this.hooks.outbox.insert(this.tenant, kind, payload, false);
+      },
+      await: (kind, payload) => {
+        const id = this.hooks.outbox.insert(this.tenant, kind, payload, true);
+        this.state.after.awaited.push(id);
+        return id;
+      },
+    };
+    return this.after;
+  }
+}
+
+/**
  * Runs declared operations for any transport (REST, MCP, capability execute, webhooks): access and
  * grant check, validation of the merged input (path + query + body names never collide), the tenant
  * lease, the transaction with its idempotency record, work after the commit, cache invalidation.
@@ -257,7 +338,7 @@ export class Executor {
       tenant: leased,
       after: { queued: 0, awaited: [] },
     };
-    const call = this.context(parts, principal, options, state);
+    const call = new CallContext(this.ctx, this.hooks, parts, principal, options, state);
     try {
       // A session header is a credential the client chose to send: checked also where the handler
       // would not need it (a guest's order read with its access token).
@@ -270,64 +351,6 @@ export class Executor {
     } finally {
       if (state.tenant && state.tenant !== leased) this.ctx.tenants.release(state.tenant);
     }
-  }
-
-  /** The handler's view of one call: each part of it resolved on first use, from `state`. */
-  private context(
-    parts: ValidatedInput,
-    { caller, user }: Principal,
-    options: ExecuteOptions,
-    state: CallState,
-  ): OperationContext<never, never, never, unknown> {
-    const { ctx, hooks } = this;
-    let customer: SignedInCustomer | null | undefined;
-    const call: OperationContext<never, never, never, unknown> = {
-      params: parts.params as never,
-      query: parts.query as never,
-      body: parts.body as never,
-      ctx,
-      requestId: options.requestId,
-      client: options.client ?? { ip: () => null, userAgent: null },
-      get caller() {
-        return caller ?? missing("caller")();
-      },
-      // Taken from the pool on first use (released by `run`), so operations that never touch it pay nothing.
-      get tenant() {
-        if (!state.orgId) return missing("tenant")();
-        state.tenant ??= ctx.tenants.acquire(state.orgId);
-        return state.tenant;
-      },
-      get user() {
-        return user ?? missing("user")();
-      },
-      sessionUser: user ?? null,
-      get customer() {
-        if (customer === undefined) customer = signedInCustomer(hooks, call.tenant, options);
-        return customer;
-      },
-      prepared: undefined,
-      get rawBody() {
-        return options.rawBody ?? missing("raw body")();
-      },
-      get headers() {
-        return options.headers ?? missing("headers")();
-      },
-      get file() {
-        return options.file ?? missing("file")();
-      },
-      afterCommit: {
-        enqueue(kind, payload) {
-          state.after.queued++;
-          return hooks.outbox.insert(call.tenant, kind, payload, false);
-        },
-        await(kind, payload) {
-          const id = hooks.outbox.insert(call.tenant, kind, payload, true);
-          state.after.awaited.push(id);
-          return id;
-        },
-      } satisfies AfterCommit,
-    };
-    return call;
   }
 
   private compiledOf(op: Operation): CompiledOperation {
