@@ -168,10 +168,10 @@ function createRouter(ctx: AppContext) {
     // its status and envelope, a storage failure 503, a bug 500 (logged with its stack).
     return errorResponse(error, ctx, id);
   });
-  // Routes of a fixed path by `METHOD /path`: a request for exactly one of them is answered without
+  // Routes of a fixed path, by path and method: a request for exactly one of them is answered without
   // Elysia's route lookup and context (0.5–1.2 µs of a 10–17 µs read, in process). Any other (a
   // parameter, a trailing slash, `HEAD` of a `GET`) takes Elysia's way, to the same handler.
-  const fixedPaths = new Map<string, RouteHandler>();
+  const fixedPaths = new Map<string, Map<string, RouteHandler>>();
   /** Routes `method` `path` (Elysia's syntax) to `handle`. */
   const mount = (method: string, path: string, handle: RouteHandler) => {
     elysia.route(
@@ -181,16 +181,18 @@ function createRouter(ctx: AppContext) {
         handle(request, params as Record<string, string>, query as Record<string, string>),
       { parse: "none" },
     );
-    if (!/[:*]/.test(path)) fixedPaths.set(`${method} ${path}`, handle);
+    if (/[:*]/.test(path)) return;
+    const methods = fixedPaths.get(path) ?? new Map<string, RouteHandler>();
+    fixedPaths.set(path, methods.set(method, handle));
   };
   /** The routed answer to `request` (Elysia's 404 or 405 when no route takes it). */
   const answer = (request: Request): Promise<Response> | Response => {
     const { url, method } = request;
     const pathStart = url.indexOf("/", url.indexOf("//") + 2);
     const queryStart = url.indexOf("?", pathStart);
-    const fixed = fixedPaths.get(
-      `${method} ${url.slice(pathStart, queryStart === -1 ? undefined : queryStart)}`,
-    );
+    const fixed = fixedPaths
+      .get(url.slice(pathStart, queryStart === -1 ? undefined : queryStart))
+      ?.get(method);
     if (!fixed) return elysia.handle(request);
     return fixed(
       request,
