@@ -22,7 +22,7 @@ import { NO_STORE, REVALIDATE, Representation } from "./http/caching.ts";
 import { Cors, corsPolicyOf } from "./http/cors.ts";
 import { docsAssets, type StaticAsset } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { RouteTable } from "./http/route-table.ts";
+import { type CorsPolicy, RouteTable } from "./http/route-table.ts";
 import { noteArrival } from "./lib/late-answers.ts";
 import { modules } from "./modules.ts";
 
@@ -172,8 +172,14 @@ function createRouter(ctx: AppContext) {
   // Elysia's route lookup and context (0.5–1.2 µs of a 10–17 µs read, in process). Any other (a
   // parameter, a trailing slash, `HEAD` of a `GET`) takes Elysia's way, to the same handler.
   const fixedPaths = new Map<string, Map<string, RouteHandler>>();
-  /** Routes `method` `path` (Elysia's syntax) to `handle`. */
-  const mount = (method: string, path: string, handle: RouteHandler) => {
+  /** Routes `method` `path` (Elysia's syntax) to `handle`, with its CORS policy and own body limit. */
+  const mount = (
+    method: string,
+    path: string,
+    handle: RouteHandler,
+    limits: { cors?: CorsPolicy; bodyLimit?: number } = {},
+  ) => {
+    routes.add(method, path, limits.cors, limits.bodyLimit);
     elysia.route(
       method,
       path,
@@ -209,7 +215,7 @@ type Router = ReturnType<typeof createRouter>;
  * Public documents (the OpenAPI document, the API reference viewer), readable from any origin; each
  * sent with its ETag and compressed forms, worked out once (src/http/caching.ts).
  */
-function mountPublicDocuments({ mount, routes, states }: Router, declared: Operation[], config: Config) {
+function mountPublicDocuments({ mount, states }: Router, declared: Operation[], config: Config) {
   const openApi: StaticAsset = {
     path: "/v1/openapi.json",
     contentType: JSON_TYPE,
@@ -218,48 +224,57 @@ function mountPublicDocuments({ mount, routes, states }: Router, declared: Opera
     body: Buffer.from(JSON.stringify(buildOpenApiDocument(declared, config))),
   };
   for (const asset of [openApi, ...docsAssets(openApi.path)]) {
-    routes.add("GET", asset.path, "any");
     const representation = new Representation(asset.body, {
       "cache-control": REVALIDATE,
       vary: "Accept-Encoding",
       ...asset.headers,
       "content-type": asset.contentType,
     });
-    mount("GET", asset.path, (request) => {
-      const state = states.get(request)!;
-      state.route = asset.path;
-      state.cors = "any";
-      return representation.respond(request);
-    });
+    mount(
+      "GET",
+      asset.path,
+      (request) => {
+        const state = states.get(request)!;
+        state.route = asset.path;
+        state.cors = "any";
+        return representation.respond(request);
+      },
+      { cors: "any" },
+    );
   }
 }
 
 /** Every operation at its path, run through the REST adapter (which reads the body itself). */
-function mountOperations({ mount, routes, states }: Router, declared: Operation[], adapter: HttpAdapter) {
+function mountOperations({ mount, states }: Router, declared: Operation[], adapter: HttpAdapter) {
   for (const op of declared) {
-    const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    routes.add(op.method, path, corsPolicyOf(op), op.upload && uploadBodyLimit(op.upload));
-    mount(op.method, path, (request, params, query) =>
-      adapter.handle(op, request, params, query, states.get(request)!),
+    mount(
+      op.method,
+      op.path.replace(/\{(\w+)\}/g, ":$1"),
+      (request, params, query) => adapter.handle(op, request, params, query, states.get(request)!),
+      { cors: corsPolicyOf(op), bodyLimit: op.upload && uploadBodyLimit(op.upload) },
     );
   }
 }
 
 /** The modules' own routes (discovery documents, `/mcp`, the approval page); payment webhooks are operations. */
-function mountModuleRoutes({ mount, routes, states }: Router, all: readonly Module[], service: Service) {
+function mountModuleRoutes({ mount, states }: Router, all: readonly Module[], service: Service) {
   for (const module of all) {
     for (const route of module.routes?.(service) ?? []) {
-      routes.add(route.method, route.path, route.cors, route.bodyLimit);
-      mount(route.method, route.path, (request, params) => {
-        const state = states.get(request)!;
-        state.route = route.path;
-        state.cors = route.cors;
-        return route.handle(request, params, state.id, {
-          ip: state.ip,
-          userAgent: request.headers.get("user-agent"),
-          trace: state,
-        });
-      });
+      mount(
+        route.method,
+        route.path,
+        (request, params) => {
+          const state = states.get(request)!;
+          state.route = route.path;
+          state.cors = route.cors;
+          return route.handle(request, params, state.id, {
+            ip: state.ip,
+            userAgent: request.headers.get("user-agent"),
+            trace: state,
+          });
+        },
+        route,
+      );
     }
   }
 }

@@ -93,10 +93,11 @@ const isTime = (value: unknown): value is number => typeof value === "number" &&
 
 /** `aud` (a string, or an array of exactly one) names one of the audiences this surface takes. */
 function audienceMatches(aud: unknown, audience: string | string[]): boolean {
-  const named = Array.isArray(aud) ? aud : [aud];
   if (Array.isArray(aud) && aud.length !== 1) throw invalidJwt("aud must name exactly one audience");
-  const taken = Array.isArray(audience) ? audience : [audience];
-  return named.some((one) => typeof one === "string" && taken.includes(one));
+  const named: unknown = Array.isArray(aud) ? aud[0] : aud;
+  return (
+    typeof named === "string" && (Array.isArray(audience) ? audience.includes(named) : audience === named)
+  );
 }
 
 async function verifySignatureAndClaims(

@@ -44,6 +44,12 @@ function limiters() {
 /** A replay row: expiry, principal, jti, when recorded. */
 type ReplayRow = [expiresAt: number, principal: string, jti: string, createdAt: number];
 
+/** The rows waiting for one group commit, and its outcome. */
+interface ReplayBatch {
+  rows: ReplayRow[];
+  written: Promise<void>;
+}
+
 /** A token as the replay check knows it: its expiry, principal and jti (a jti is single-use per expiry). */
 const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expiresAt} ${principal} ${jti}`;
 
@@ -70,8 +76,8 @@ class ReplayCache {
   /** Tokens whose row waits for its group's commit. */
   private readonly recording = new Map<string, Promise<unknown>>();
   private sweptAt = 0;
-  /** The rows waiting for this turn's group commit, and its outcome. */
-  private batch: { rows: ReplayRow[]; written: Promise<void> } | undefined;
+  /** This turn's rows, until its group commit runs. */
+  private batch: ReplayBatch | undefined;
 
   constructor(private readonly sqlite: Database) {}
 
@@ -110,38 +116,38 @@ class ReplayCache {
 
   /**
    * Adds a row to the rows of this turn, written by one call of the group commit: one statement per
-   * row and no savepoint or promise of its own (a call per token cost about 10 µs more each). The
-   * batch closes when its call runs; a row added after that starts the next one.
+   * row and no savepoint or promise of its own (a call per token cost about 10 µs more each).
    */
   private append(row: ReplayRow): Promise<void> {
-    let batch = this.batch;
-    if (!batch) {
-      const rows: ReplayRow[] = [];
-      const { sqlite } = this;
-      const written = inGroupCommit(
-        sqlite,
-        () => {
-          this.batch = undefined;
-          const now = rows[rows.length - 1]![3];
-          if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
-          const insert = sqlite.query(
-            "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
-          );
-          for (const values of rows) insert.run(...values);
-        },
-        "NORMAL",
-      );
-      const opened = { rows, written };
-      // A group that failed before its call ran (a busy file) must not leave its batch open.
-      const closed = () => {
-        if (this.batch === opened) this.batch = undefined;
-      };
-      written.then(closed, closed);
-      batch = opened;
-      this.batch = batch;
-    }
-    batch.rows.push(row);
-    return batch.written;
+    this.batch ??= this.openBatch();
+    this.batch.rows.push(row);
+    return this.batch.written;
+  }
+
+  /** A batch that closes when its call runs (a row added after that starts the next one), or when its group fails before. */
+  private openBatch(): ReplayBatch {
+    const rows: ReplayRow[] = [];
+    const { sqlite } = this;
+    const written = inGroupCommit(
+      sqlite,
+      () => {
+        this.batch = undefined;
+        const now = rows[rows.length - 1]![3];
+        if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
+        const insert = sqlite.query(
+          "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
+        );
+        for (const values of rows) insert.run(...values);
+      },
+      "NORMAL",
+    );
+    const batch: ReplayBatch = { rows, written };
+    // A group that failed before its call ran (a busy file) must not leave its batch open.
+    const closed = () => {
+      if (this.batch === batch) this.batch = undefined;
+    };
+    written.then(closed, closed);
+    return batch;
   }
 
   /**

@@ -16,6 +16,7 @@ import {
 import {
   type AfterCommit,
   type Caller,
+  type CallerTrace,
   type ClientInfo,
   type CookieToSet,
   type DashboardUser,
@@ -59,7 +60,7 @@ export interface ExecuteOptions {
   /** `upload` operations: the file sent. */
   file?: UploadedFile;
   /** Filled as the call proceeds, for the transport's log line (also when it fails). */
-  trace?: { orgId?: string; callerType?: string };
+  trace?: CallerTrace;
 }
 
 /** What an operation answered: the status, the rendered `{data}` / `{data, meta}` text, effects. */

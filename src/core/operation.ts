@@ -57,7 +57,13 @@ export interface ClientInfo {
   ip(): string | null;
   userAgent: string | null;
   /** What the request's log line says of its caller: filled by whoever resolves the caller. */
-  trace?: { orgId?: string; callerType?: string };
+  trace?: CallerTrace;
+}
+
+/** The shop and kind of caller a request resolved to, for its log line (filled as the call proceeds). */
+export interface CallerTrace {
+  orgId?: string;
+  callerType?: string;
 }
 
 /** Work a handler registers inside its transaction, run once the transaction committed (see core/outbox.ts). */

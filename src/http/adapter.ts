@@ -3,7 +3,7 @@ import { type CallerResolver, readCookie, SESSION_COOKIE } from "../auth/caller.
 import { readJsonBody, readRawBody, readTextBody, readUpload, type UploadedFile } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Executor, Outcome, Principal } from "../core/executor.ts";
-import type { Operation } from "../core/operation.ts";
+import type { CallerTrace, Operation } from "../core/operation.ts";
 import { errorResponse, JSON_TYPE } from "../core/respond.ts";
 import { type KeptAnswer, type KeptBody, keptAnswer, rememberAnswer } from "../core/response-cache.ts";
 import { customerSessionOf } from "../customers/customer-session.ts";
@@ -15,7 +15,7 @@ import { type CorsPolicy, corsPolicyOf } from "./cors.ts";
 import { answerObserver, reportAnswer } from "./observe.ts";
 
 /** Per-request facts gathered along the way, for the response headers and the request log line. */
-export interface RequestState {
+export interface RequestState extends CallerTrace {
   id: string;
   /** Client address, worked out only when an operation asks (rate limits). */
   ip(): string | null;
@@ -23,8 +23,6 @@ export interface RequestState {
   route?: string;
   /** The matched route's CORS policy, if it has one. */
   cors?: CorsPolicy;
-  orgId?: string;
-  callerType?: string;
 }
 
 /** The headers of an operation's answers, worked out once per operation. */

@@ -346,10 +346,8 @@ describe("MCP at /mcp through the SDK Client", () => {
 
 describe("MCP over plain HTTP", () => {
   test("each call's request log line names its shop and its kind of caller, as a REST request's does", async () => {
-    const log = t.app.ctx.log;
-    const kept = { info: log.info, error: log.error, request: log.request };
     const lines: Record<string, unknown>[] = [];
-    collectLog(log, lines, ["info"]);
+    const restore = collectLog(t.app.ctx.log, lines, ["info"]);
     try {
       const listed = await rpc({ "x-api-key": shop.org.key, "x-request-id": "mcp-log-list" });
       expect(listed.status).toBe(200);
@@ -364,7 +362,7 @@ describe("MCP over plain HTTP", () => {
       expect(called.status).toBe(200);
       await called.text();
     } finally {
-      Object.assign(log, kept);
+      restore();
     }
     for (const requestId of ["mcp-log-list", "mcp-log-call"]) {
       expect(lines).toContainEqual(
