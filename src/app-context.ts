@@ -2,7 +2,7 @@ import type { Config } from "./config.ts";
 import { createMetrics, type Metrics } from "./core/metrics.ts";
 import { StorageHealth } from "./core/storage.ts";
 import { dueTimes } from "./db/due-times.ts";
-import { openPlatformDb, type PlatformDb } from "./db/platform.ts";
+import { openPlatformDb, type PlatformDb, type PlatformUpgrade } from "./db/platform.ts";
 import { type TenantDb, TenantPool } from "./db/tenant-pool.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 
@@ -13,12 +13,16 @@ export interface ShopRows {
   shared?: true;
 }
 
-/** What the modules contribute to every organization: its file's first rows, its demo data, its control-plane rows. */
-interface TenantSetup {
+/**
+ * What the modules contribute to every organization (its file's first rows, its demo data, its
+ * control-plane rows) and to the control plane's upgrades.
+ */
+interface ModuleSetup {
   initializeTenant?: (tenant: TenantDb, org: { name: string }) => void;
   seedDemo?: (tenant: TenantDb) => void;
   /** The control-plane rows that belong to one shop (`Module.shopRows`). */
   shopRows?: readonly ShopRows[];
+  beforePlatformMigration?: Readonly<Record<string, PlatformUpgrade>>;
 }
 
 /** What every operation handler (and the CLI) can reach: configuration, the control plane, the tenant pool, the log. */
@@ -30,15 +34,19 @@ export interface AppContext {
   /** Failing storage (the current episode) and the data directory's free space, for errors and health. */
   storage: StorageHealth;
   /** From the module list, in its order (src/modules.ts). */
-  tenantSetup: readonly TenantSetup[];
+  tenantSetup: readonly ModuleSetup[];
   /** What `GET /metrics` answers (docs/operations.md, "Metrics"). */
   metrics: Metrics;
 }
 
-export function createContext(config: Config, tenantSetup: readonly TenantSetup[]): AppContext {
+export function createContext(config: Config, tenantSetup: readonly ModuleSetup[]): AppContext {
   const log = createLogger(config.logLevel);
   const metrics = createMetrics(config.metricsToken !== undefined);
-  const platform = openPlatformDb(config.dataDir);
+  const upgrades: Record<string, PlatformUpgrade> = Object.assign(
+    {},
+    ...tenantSetup.map((module) => module.beforePlatformMigration),
+  );
+  const platform = openPlatformDb(config.dataDir, upgrades);
   const tenants = new TenantPool(config.dataDir, config.tenantPoolSize, () => metrics.evicted());
   metrics.watch({
     openShops: () => tenants.size,

@@ -127,7 +127,7 @@ async function verifySignatureAndClaims(
 export const verifiableUntil = (claims: Pick<Claims, "exp">): number => (claims.exp + SKEW_S) * 1000;
 
 async function recordJti(rt: AgentRuntime, principal: string, claims: Claims): Promise<void> {
-  if (!(await rt.replay.record(principal, claims.jti, verifiableUntil(claims), rt.now()))) {
+  if (!(await rt.replay.record(principal, claims.jti, verifiableUntil(claims)))) {
     throw invalidJwt("This token was already used (jti replay): sign a fresh one per request");
   }
 }

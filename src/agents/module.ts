@@ -7,6 +7,7 @@ import { verifyAgentJwt } from "./jwt.ts";
 import { audienceOf } from "./origins.ts";
 import { agentRoutes } from "./routes.ts";
 import { type AgentRuntime, runtimeOf } from "./runtime.ts";
+import { carryOverReplayTable } from "./token-journal.ts";
 
 /**
  * Agent Auth: hosts and agents with Ed25519 keys, capability grants approved by a merchant
@@ -23,6 +24,7 @@ export const agentsModule: Module = {
     { table: "agent_approvals", where: "organization_id = ?1" },
   ],
   operations: agentAdminOperations,
+  beforePlatformMigration: { "0013_used_tokens_in_files": carryOverReplayTable },
   authenticateBearer(token, surface, service) {
     // Every token shaped like another module's (an OAuth access token) is left to that module.
     if (!looksLikeJws(token)) return undefined;

@@ -2,17 +2,14 @@ import type { Database } from "bun:sqlite";
 import type { AppContext } from "../app-context.ts";
 import type { Service } from "../core/module.ts";
 import { RateLimiter } from "../core/rate-limit.ts";
-import { inGroupCommit } from "../db/sqlite.ts";
 import { type Capability, capabilityCatalog } from "./capabilities.ts";
 import { KeyCache } from "./keys.ts";
 import { type Origins, originsOf } from "./origins.ts";
 import { StandingCache } from "./standings.ts";
+import { TokenJournal, type UsedToken, usedTokensDir } from "./token-journal.ts";
 import { UsedTokens } from "./used-tokens.ts";
 
 const MINUTE = 60_000;
-/** How often the replay rows are swept (ReplayCache), and the most rows one sweep deletes. */
-const SWEEP_EVERY_MS = 250;
-const SWEEP_MAX_ROWS = 5_000;
 
 /** Fixed 60 s windows per process (AGENTS rate limits); `hit` throws 429 RATE_LIMITED with Retry-After. */
 function limiters() {
@@ -41,12 +38,9 @@ function limiters() {
   };
 }
 
-/** A replay row: expiry, principal, jti, when recorded. */
-type ReplayRow = [expiresAt: number, principal: string, jti: string, createdAt: number];
-
-/** The rows waiting for one group commit, and its outcome. */
+/** The tokens of one turn, written together, and the outcome of their write. */
 interface ReplayBatch {
-  rows: ReplayRow[];
+  tokens: UsedToken[];
   written: Promise<void>;
 }
 
@@ -55,53 +49,50 @@ const tokenKey = (expiresAt: number, principal: string, jti: string) => `${expir
 
 /**
  * Single-use JWTs. A token (`expiresAt principal jti`) is refused when it is among the used tokens
- * kept in memory (UsedTokens), which are read from the control plane's `agent_jwt_replay` rows on
- * first use after a start. A fresh token is added there at once, so a second request with it is a
- * replay, and its row is appended by group commit (`inGroupCommit`): the rows of one turn of the
- * event loop share one transaction, and each request goes on only once it has committed. A commit
- * that fails fails every request in it (storage failures are 503s) and forgets their tokens: none of
- * them counts as used (a request with the same token meanwhile waits for that outcome). The group
- * commits at synchronous=NORMAL (the control plane is FULL otherwise): WAL keeps it across a process
- * crash, and after a power loss only tokens of the last ~90 s could be replayed.
- *
- * Rows are appended in the order tokens come (a rowid table, no index), so a group writes the
- * table's last page or two; a b-tree keyed by the token takes a random page of the current second's
- * tokens per token, about 4 KB of WAL each (measured in docs/agents.md). The oldest rows are deleted
- * once expired, a few times a second. One process serves a data directory (the CLI never checks a
- * token), so the memory of this one is the whole truth between starts.
+ * kept in memory (UsedTokens), which are read from the journal (TokenJournal, files in the data
+ * directory) on first use after a start. A fresh token is added there at once, so a second request
+ * with it is a replay, and it is appended to the journal with the other tokens of the same turn of
+ * the event loop, in one write made after that turn's I/O; each request goes on only once that
+ * write returned. A write that fails fails every request of its turn (storage failures are 503s)
+ * and forgets their tokens: none of them counts as used (a request with the same token meanwhile
+ * waits for that outcome). One process serves a data directory (the CLI never checks a token), so
+ * the memory of this one is the whole truth between starts.
  */
 class ReplayCache {
   private readonly used = new UsedTokens();
   private loaded = false;
-  /** Tokens whose row waits for its group's commit. */
+  /** Tokens whose write is pending. */
   private readonly recording = new Map<string, Promise<unknown>>();
-  private sweptAt = 0;
-  /** This turn's rows, until its group commit runs. */
+  /** This turn's tokens, until their write. */
   private batch: ReplayBatch | undefined;
 
-  constructor(private readonly sqlite: Database) {}
+  constructor(
+    private readonly journal: TokenJournal,
+    private readonly now: () => number,
+  ) {}
 
-  /** The rows of earlier runs, read once (they are at most a couple of minutes of tokens). */
+  /** The tokens of earlier runs, read once (at most a couple of minutes of them). */
   private usedTokens(): UsedTokens {
     if (!this.loaded) {
-      const rows = this.sqlite
-        .query("SELECT expires_at, principal, jti FROM agent_jwt_replay")
-        .iterate() as IterableIterator<{ expires_at: number; principal: string; jti: string }>;
-      for (const row of rows) this.used.add(tokenKey(row.expires_at, row.principal, row.jti), row.expires_at);
+      for (const [expiresAt, principal, jti] of this.journal.read(this.now())) {
+        this.used.add(tokenKey(expiresAt, principal, jti), expiresAt);
+      }
       this.loaded = true;
     }
     return this.used;
   }
 
-  /** Records a token's jti at `now`; resolves false when it was already used, once the row is committed. */
-  async record(principal: string, jti: string, expiresAt: number, now: number): Promise<boolean> {
+  /** Records a token's jti; resolves false when it was already used, once it is written. */
+  async record(principal: string, jti: string, expiresAt: number): Promise<boolean> {
     const key = tokenKey(expiresAt, principal, jti);
     for (let pending = this.recording.get(key); pending; pending = this.recording.get(key)) {
       await pending.catch(() => undefined);
     }
     const used = this.usedTokens();
     if (!used.add(key, expiresAt)) return false;
-    const written = this.append([expiresAt, principal, jti, now]);
+    this.batch ??= this.openBatch();
+    this.batch.tokens.push([expiresAt, principal, jti]);
+    const { written } = this.batch;
     this.recording.set(key, written);
     try {
       await written;
@@ -114,58 +105,24 @@ class ReplayCache {
     }
   }
 
-  /**
-   * Adds a row to the rows of this turn, written by one call of the group commit: one statement per
-   * row and no savepoint or promise of its own (a call per token cost about 10 µs more each).
-   */
-  private append(row: ReplayRow): Promise<void> {
-    this.batch ??= this.openBatch();
-    this.batch.rows.push(row);
-    return this.batch.written;
-  }
-
-  /** A batch that closes when its call runs (a row added after that starts the next one), or when its group fails before. */
+  /** A batch written after this turn's I/O (`setImmediate`); a token added after that starts the next one. */
   private openBatch(): ReplayBatch {
-    const rows: ReplayRow[] = [];
-    const { sqlite } = this;
-    const written = inGroupCommit(
-      sqlite,
-      () => {
+    const tokens: UsedToken[] = [];
+    const written = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
         this.batch = undefined;
-        const now = rows[rows.length - 1]![3];
-        if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
-        const insert = sqlite.query(
-          "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)",
-        );
-        for (const values of rows) insert.run(...values);
-      },
-      "NORMAL",
-    );
-    const batch: ReplayBatch = { rows, written };
-    // A group that failed before its call ran (a busy file) must not leave its batch open.
-    const closed = () => {
-      if (this.batch === batch) this.batch = undefined;
-    };
-    written.then(closed, closed);
-    return batch;
-  }
-
-  /**
-   * Deletes the oldest rows up to the first that has not expired (a token of a longer life holds
-   * back the expired ones after it until it expires too: at most two minutes), at most
-   * SWEEP_MAX_ROWS at once, however many piled up (a burst, then a quiet spell).
-   */
-  private sweep(now: number): void {
-    this.sweptAt = now;
-    this.sqlite
-      .query(
-        `DELETE FROM agent_jwt_replay WHERE rowid < min(
-           coalesce((SELECT rowid FROM agent_jwt_replay WHERE expires_at >= ?1 ORDER BY rowid LIMIT 1),
-                    (SELECT max(rowid) + 1 FROM agent_jwt_replay)),
-           (SELECT min(rowid) FROM agent_jwt_replay) + ?2)`,
-      )
-      .run(now, SWEEP_MAX_ROWS);
-    this.used.dropExpired(now);
+        try {
+          const now = this.now();
+          this.used.dropExpired(now);
+          this.journal.dropExpired(now);
+          this.journal.append(tokens);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return { tokens, written };
   }
 
   /** Whether a token was used, or is being recorded (introspection only reads). */
@@ -213,7 +170,7 @@ export function runtimeOf(service: Service): AgentRuntime {
   let runtime = runtimes.get(service.ctx);
   if (!runtime) {
     const sqlite = service.ctx.platform.sqlite;
-    runtime = {
+    const created: AgentRuntime = {
       ctx: service.ctx,
       service,
       sqlite,
@@ -221,12 +178,15 @@ export function runtimeOf(service: Service): AgentRuntime {
       catalog: capabilityCatalog(service.operations),
       serverKey: loadServerKey(sqlite),
       keys: new KeyCache(),
-      replay: new ReplayCache(sqlite),
+      replay: new ReplayCache(new TokenJournal(usedTokensDir(service.ctx.config.dataDir)), () =>
+        created.now(),
+      ),
       standings: new StandingCache(sqlite),
       limits: limiters(),
       now: () => Date.now(),
     };
-    runtimes.set(service.ctx, runtime);
+    runtimes.set(service.ctx, created);
+    runtime = created;
   }
   return runtime;
 }

@@ -137,20 +137,6 @@ export const agentApprovals = sqliteTable(
 );
 
 /**
- * Every host and agent JWT is single-use: its `jti` is kept here until it could no longer verify.
- * Rows are only appended (by rowid, in the order tokens come; no index), read back when a process
- * starts, and deleted from the oldest once expired (src/agents/runtime.ts, ReplayCache).
- */
-export const agentJwtReplay = sqliteTable("agent_jwt_replay", {
-  /** The token's `exp` plus the 30 s of skew, in ms: when it can no longer verify. */
-  expiresAt: integer("expires_at").notNull(),
-  /** The agent id, or the host key thumbprint. */
-  principal: text("principal").notNull(),
-  jti: text("jti").notNull(),
-  createdAt: integer("created_at").notNull(),
-});
-
-/**
  * One row (id 1) counting the changes to what an agent's request is decided on: the agents, their
  * hosts, their grants and the members' roles. Triggers add one on every insert, update or delete of
  * those tables, whatever process writes them (migration 0012), so a process keeps the agents it

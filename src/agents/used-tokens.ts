@@ -1,5 +1,5 @@
-// The tokens used recently, kept in memory so that a replay is found without a b-tree lookup: the
-// durable table (agent_jwt_replay) is then only appended to, in the order tokens come, and read back
+// The tokens used recently, kept in memory so that a replay is found without reading the disk: the
+// durable record (TokenJournal) is then only appended to, in the order tokens come, and read back
 // when a process starts. Each token is a 64-bit fingerprint (two seeded xxHash32 of its expiry,
 // principal and jti) in an open-addressed table; one table per 10 s of expiry, dropped whole once
 // every token in it has expired. Slots of 8 bytes, at most 60 % full: 8 000 tokens a second for the

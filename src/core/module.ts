@@ -1,4 +1,5 @@
 import type { AppContext, ShopRows } from "../app-context.ts";
+import type { PlatformUpgrade } from "../db/platform.ts";
 import type { TenantDb } from "../db/tenant-pool.ts";
 import type { EventType } from "./events.ts";
 import type { Executor, ValidatedInput } from "./executor.ts";
@@ -73,6 +74,11 @@ export interface Module {
    * rows other shops may use too (an account, an OAuth client), kept when already there.
    */
   shopRows?: readonly ShopRows[];
+  /**
+   * Work to do before a control-plane migration applies, by the migration's tag: what a migration
+   * drops carried elsewhere first (the agents module's used tokens, into their journal).
+   */
+  beforePlatformMigration?: Readonly<Record<string, PlatformUpgrade>>;
   /** Fills the demo store on its first start (in its own transaction, in module order). */
   seedDemo?: (tenant: TenantDb) => void;
   /**

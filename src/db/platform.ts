@@ -29,16 +29,28 @@ export interface PlatformDb {
   cache: { apiKeys: TtlCache<ResolvedApiKey>; hosts: TtlCache<string> };
 }
 
+/** Work on the control plane before one of its migrations applies (`Module.beforePlatformMigration`). */
+export type PlatformUpgrade = (platform: Database, dataDir: string) => void;
+
 /**
  * Control-plane writes are few (sign-up, keys, organizations) and must survive power loss,
  * so the file runs with synchronous=FULL throughout.
  */
-export function openPlatformDb(dataDir: string): PlatformDb {
+export function openPlatformDb(
+  dataDir: string,
+  /** Work before a migration applies, by its tag. */
+  before: Readonly<Record<string, PlatformUpgrade>> = {},
+): PlatformDb {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = openSqlite(join(dataDir, "platform.sqlite"), { create: true, synchronous: "FULL" });
   // No schema registered: the auth module's tables (src/auth/tables.ts) are used as query builders.
   const db = drizzle({ client: sqlite });
-  migrate(sqlite, db, migrations);
+  migrate(
+    sqlite,
+    db,
+    migrations,
+    Object.fromEntries(Object.entries(before).map(([tag, work]) => [tag, () => work(sqlite, dataDir)])),
+  );
   const cache = {
     apiKeys: new TtlCache<ResolvedApiKey>(CREDENTIAL_CACHE_MS),
     hosts: new TtlCache<string>(CREDENTIAL_CACHE_MS),

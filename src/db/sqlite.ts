@@ -106,11 +106,14 @@ function toMigrationMeta(set: EmbeddedMigrations): MigrationMeta[] {
  * Applies the embedded migrations through drizzle's own routine (same `__drizzle_migrations` bookkeeping)
  * and records how many are applied in `user_version`, so reopening a current file costs one pragma read.
  * Foreign keys are off while migrating: drizzle-kit's table rebuilds would otherwise cascade-delete children.
+ * `before`: work to do before a migration (by its tag) when it is about to apply, such as carrying
+ * rows out of a table it drops.
  */
 export function migrate(
   sqlite: Database,
   db: BunSQLiteDatabase<Record<string, unknown>>,
   set: EmbeddedMigrations,
+  before: Record<string, () => void> = {},
 ) {
   const wanted = set.journal.entries.length;
   const current = (sqlite.query("PRAGMA user_version").get() as { user_version: number }).user_version;
@@ -120,6 +123,9 @@ export function migrate(
       `database ${sqlite.filename} is at schema ${current}, newer than this program (${wanted})`,
     );
   }
+  set.journal.entries.forEach((entry, index) => {
+    if (index >= current) before[entry.tag]?.();
+  });
   sqlite.run("PRAGMA foreign_keys = OFF");
   try {
     const internal = db as unknown as {
@@ -162,8 +168,8 @@ export function readTogether<T>(sqlite: Database, fn: () => T): T {
   return runnerFor(sqlite).deferred(fn) as T;
 }
 
-/** How a transaction commits: at the connection's own `synchronous`, or raised or lowered for it. */
-export type CommitLevel = "connection" | "FULL" | "NORMAL";
+/** How a transaction commits: at the connection's own `synchronous`, or raised to FULL for it. */
+type CommitLevel = "connection" | "FULL";
 
 /** Runs `fn` in one BEGIN IMMEDIATE transaction committed at `level`; the connection's own is restored after. */
 function committedAt<T>(sqlite: Database, level: CommitLevel, fn: () => T): T {
@@ -187,7 +193,7 @@ interface Grouped {
 }
 interface Group {
   calls: Grouped[];
-  /** FULL when any call asked for it; NORMAL only when every call did (no call commits weaker than it asked). */
+  /** FULL when any call asked for it (no call commits weaker than it asked). */
   level: CommitLevel;
 }
 const groups = new WeakMap<Database, Group>();
@@ -214,8 +220,8 @@ export function inGroupCommit<T>(
       groups.set(sqlite, created);
       setImmediate(() => commitGroup(sqlite, created));
       group = created;
-    } else if (group.level !== level && group.level !== "FULL") {
-      group.level = level === "FULL" ? "FULL" : "connection";
+    } else if (level === "FULL") {
+      group.level = "FULL";
     }
     group.calls.push({ fn, resolve: resolve as (value: unknown) => void, reject });
   });

@@ -1,10 +1,19 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { agentRuntime } from "../../src/agents/runtime.ts";
+import { TokenJournal, usedTokensDir } from "../../src/agents/token-journal.ts";
 import { migrations } from "../../src/db/migrations/platform/index.ts";
 import { migrate, openSqlite } from "../../src/db/sqlite.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
@@ -17,9 +26,9 @@ import {
   type TestAgent,
 } from "./helpers.ts";
 
-// The jti of every agent JWT is recorded by group commit (docs/agents.md, "Tokens"): the jtis of
-// requests in flight together are written in one transaction, and each request is answered only
-// once its own row is committed.
+// The jti of every agent JWT is recorded in the used-token journal (docs/agents.md, "For operators"): the
+// jtis of requests in flight together are appended in one write, and each request is answered only
+// once that write returned.
 
 let t: TestApp;
 let merchant: Merchant;
@@ -38,20 +47,28 @@ const get = (token: string) => t.json("/v1/products", { headers: { authorization
 const jtiOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).jti;
 
-/** How many rows of the control plane's replay table hold each jti (of this agent). */
-function storedCounts(jtis: string[]): number[] {
-  const sqlite = t.app.ctx.platform.sqlite;
-  return jtis.map(
-    (jti) =>
-      (
-        sqlite
-          .query("SELECT COUNT(*) AS n FROM agent_jwt_replay WHERE principal = ? AND jti = ?")
-          .get(agent.id, jti) as { n: number }
-      ).n,
+/** Every token line of a data directory's journal, as [expiresAt, principal, jti]. */
+function journalLines(dataDir = t.dataDir): [number, string, string][] {
+  const dir = usedTokensDir(dataDir);
+  return readdirSync(dir).flatMap((name) =>
+    readFileSync(join(dir, name), "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line)),
   );
 }
 
-describe("single-use agent JWTs, recorded by group commit", () => {
+/** How many lines of the journal hold each jti (of this agent). */
+const storedCounts = (jtis: string[]): number[] => {
+  const lines = journalLines();
+  return jtis.map((jti) => lines.filter(([, principal, j]) => principal === agent.id && j === jti).length);
+};
+
+/** The journal file of the tokens whose verifiable-until instant is `expiresAt` (30 s windows). */
+const windowFile = (expiresAt: number, dataDir = t.dataDir) =>
+  join(usedTokensDir(dataDir), `${Math.floor(expiresAt / 30_000)}.jsonl`);
+
+describe("single-use agent JWTs, recorded in the journal", () => {
   test("concurrent requests with distinct jtis all succeed, and each jti is stored exactly once", async () => {
     const tokens = await Promise.all(Array.from({ length: 40 }, () => agent.jwt()));
     const answers = await Promise.all(tokens.map(get));
@@ -93,99 +110,65 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     expect((await get(again)).status).toBe(200);
     expect((await get(first)).status).toBe(401);
     expect((await get(again)).status).toBe(401);
-    const expiries = t.app.ctx.platform.sqlite
-      .query("SELECT expires_at FROM agent_jwt_replay WHERE principal = ? AND jti = ? ORDER BY expires_at")
-      .all(agent.id, jti) as { expires_at: number }[];
-    expect(expiries.map((row) => row.expires_at)).toEqual([(iat + 89) * 1000, (iat + 90) * 1000]);
+    const expiries = journalLines()
+      .filter(([, principal, j]) => principal === agent.id && j === jti)
+      .map(([expiresAt]) => expiresAt)
+      .sort();
+    expect(expiries).toEqual([(iat + 89) * 1000, (iat + 90) * 1000]);
   });
 
-  test("expired rows are swept oldest first, a few times a second and 5 000 at most, never those of a token that can still verify", async () => {
+  test("a journal file is removed once every token in it has expired, and its tokens forgotten", async () => {
     const rt = agentRuntime(t.app.ctx)!;
     const realNow = rt.now;
-    const used = await agent.jwt();
-    expect((await get(used)).status).toBe(200);
-    const sqlite = t.app.ctx.platform.sqlite;
-    const count = () => (sqlite.query("SELECT COUNT(*) AS n FROM agent_jwt_replay").get() as { n: number }).n;
-    let clock = Date.now() + 30_000;
+    let clock = Date.now();
     rt.now = () => clock;
-    const recordAt = async (at: number) => {
+    const recordAt = async (at: number, jti?: string) => {
       clock = at;
       const iat = Math.floor(at / 1000);
-      expect((await get(await agent.jwt(BASE, {}, { iat, exp: iat + 60 }))).status).toBe(200);
+      const token = await agent.jwt(BASE, {}, { iat, exp: iat + 60, ...(jti ? { jti } : {}) });
+      expect((await get(token)).status).toBe(200);
+      return (iat + 90) * 1000;
     };
     try {
-      // 30 s on, every token recorded so far can still verify: nothing is swept.
-      const before = count();
-      await recordAt(clock);
-      expect(storedCounts([jtiOf(used)])).toEqual([1]);
-      expect(count()).toBe(before + 1);
-
-      // Rows appended by earlier runs: 12 000 that expired before one that has not (a token of a
-      // longer life), and 10 expired after it.
-      const fiveMinutesOn = Date.now() + 5 * 60_000;
-      const insert = sqlite.query(
-        "INSERT INTO agent_jwt_replay (expires_at, principal, jti, created_at) VALUES (?1, 'agt_earlier', ?2, ?3)",
-      );
-      sqlite.transaction(() => {
-        for (let i = 0; i < 12_000; i++) insert.run(fiveMinutesOn - 100_000, `expired-${i}`, clock);
-        insert.run(fiveMinutesOn + 60_000, "still-verifiable", clock);
-        for (let i = 0; i < 10; i++) insert.run(fiveMinutesOn - 50_000, `expired-after-${i}`, clock);
-      })();
-      const earlier = () =>
-        (
-          sqlite
-            .query("SELECT COUNT(*) AS n FROM agent_jwt_replay WHERE principal = 'agt_earlier'")
-            .get() as {
-            n: number;
-          }
-        ).n;
-
-      // Five minutes on: the first recording sweeps the oldest 5 000 rows (every row this test's
-      // agent had recorded among them), the next one in the same quarter second none.
-      const olderRows = count() - 12_011;
-      expect(olderRows).toBeLessThan(100);
-      await recordAt(fiveMinutesOn);
-      expect(storedCounts([jtiOf(used)])).toEqual([0]);
-      const afterFirst = earlier();
-      expect(afterFirst).toBe(12_011 - (5_000 - olderRows));
-      await recordAt(fiveMinutesOn + 100);
-      expect(earlier()).toBe(afterFirst);
-      // A quarter second later the next 5 000, then what is left up to the row that can still verify.
-      await recordAt(fiveMinutesOn + 300);
-      expect(earlier()).toBe(afterFirst - 5_000);
-      await recordAt(fiveMinutesOn + 600);
-      await recordAt(fiveMinutesOn + 900);
-      const kept = sqlite
-        .query("SELECT jti FROM agent_jwt_replay WHERE principal = 'agt_earlier' ORDER BY rowid")
-        .all() as { jti: string }[];
-      expect(kept.map((row) => row.jti)).toEqual([
-        "still-verifiable",
-        ...Array.from({ length: 10 }, (_, i) => `expired-after-${i}`),
-      ]);
-      // Once that row expired too, the rest goes.
-      await recordAt(fiveMinutesOn + 61_000);
-      expect(earlier()).toBe(0);
+      const jti = crypto.randomUUID();
+      const expiresAt = await recordAt(clock, jti);
+      const file = windowFile(expiresAt);
+      expect(existsSync(file)).toBe(true);
+      // Until it expires, the token is kept; up to the end of its file's window, the file too
+      // (another token in it may still verify).
+      await recordAt(expiresAt - 1);
+      expect(rt.replay.seen(agent.id, jti, expiresAt)).toBe(true);
+      const windowEnd = (Math.floor(expiresAt / 30_000) + 1) * 30_000;
+      await recordAt(windowEnd - 1);
+      expect(existsSync(file)).toBe(true);
+      await recordAt(windowEnd);
+      expect(existsSync(file)).toBe(false);
+      expect(rt.replay.seen(agent.id, jti, expiresAt)).toBe(false);
     } finally {
       rt.now = realNow;
     }
   });
 
-  test("a storage failure while writing a group fails every request of the group with 503, answers none, and uses no jti", async () => {
-    const platform = t.app.ctx.platform.sqlite;
-    // Another connection holds the control plane's write lock past the service's busy timeout (shortened here).
-    const other = new Database(join(t.dataDir, "platform.sqlite"));
-    platform.run("PRAGMA busy_timeout = 100");
-    const tokens = await Promise.all(Array.from({ length: 8 }, () => agent.jwt()));
+  test("a storage failure while writing a turn's tokens fails every request of it with 503, answers none, and uses no jti", async () => {
+    // The journal is read (its first use) before its file is made to fail.
+    expect((await get(await agent.jwt())).status).toBe(200);
+    const iat = Math.floor(Date.now() / 1000);
+    const tokens = await Promise.all(
+      Array.from({ length: 8 }, () => agent.jwt(BASE, {}, { iat, exp: iat + 60 })),
+    );
+    const file = windowFile((iat + 90) * 1000);
+    const before = existsSync(file) ? readFileSync(file) : undefined;
+    rmSync(file, { force: true });
+    // Every write to /dev/full fails with ENOSPC, as on a full disk.
+    symlinkSync("/dev/full", file);
     let answers: Awaited<ReturnType<typeof get>>[];
     try {
-      other.run("BEGIN IMMEDIATE");
       // The first token twice: the second request waits for the first's write, which fails, then
       // tries its own, which fails too.
       answers = await Promise.all([...tokens, tokens[0]!].map(get));
     } finally {
-      other.run("ROLLBACK");
-      other.close();
-      platform.run("PRAGMA busy_timeout = 5000");
+      rmSync(file);
+      if (before) writeFileSync(file, before);
     }
     for (const answer of answers) {
       expect(answer.status).toBe(503);
@@ -196,6 +179,7 @@ describe("single-use agent JWTs, recorded by group commit", () => {
     // Nothing was answered, so nothing was used: the storage back, the same tokens are accepted once.
     expect((await get(tokens[0]!)).status).toBe(200);
     expect((await get(tokens[0]!)).status).toBe(401);
+    expect(storedCounts([jtiOf(tokens[0]!)])).toEqual([1]);
   });
 
   test("a token whose header names a critical extension is refused (401) though its signature is valid", async () => {
@@ -224,45 +208,101 @@ describe("single-use agent JWTs, recorded by group commit", () => {
   });
 });
 
-test("replay rows recorded by earlier versions of the table are kept, and their tokens stay refused", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "commerce-replay-"));
-  try {
-    const path = join(dataDir, "platform.sqlite");
-    const older = openSqlite(path, { create: true, synchronous: "FULL" });
-    const previous = migrations.journal.entries.findIndex((entry) => entry.tag === "0009_replay_by_expiry");
-    migrate(older, drizzle({ client: older }), {
-      ...migrations,
-      journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, previous) },
-    });
-    const expiresAt = Date.now() + 80_000;
-    older
-      .query(
-        "INSERT INTO agent_jwt_replay (principal, jti, expires_at, created_at, updated_at) VALUES ('agt_old', 'jti-recorded-before-0009', ?1, ?2, ?2)",
-      )
-      .run(expiresAt, Date.now());
-    older.close();
+describe("the journal read at a start", () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "commerce-journal-"));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    const upgraded = makeTestApp({ dataDir });
+  test("tokens that can still verify are refused; expired ones and a line cut off by a crash are not kept, and files of windows past are removed", () => {
+    const now = Date.now();
+    const live = now + 60_000;
+    mkdirSync(usedTokensDir(dataDir), { recursive: true });
+    const pastFile = windowFile(now - 60_000, dataDir);
+    writeFileSync(pastFile, `\n${JSON.stringify([now - 60_000, "agt_x", "jti-of-a-window-past"])}`);
+    writeFileSync(
+      windowFile(now - 1, dataDir),
+      `\n${JSON.stringify([now - 1, "agt_x", "jti-just-expired"])}`,
+      {
+        flag: "a",
+      },
+    );
+    // A write cut short by a crash: the second line has no end.
+    writeFileSync(
+      windowFile(live, dataDir),
+      `\n${JSON.stringify([live, "agt_x", "jti-live"])}\n[${live},"agt_x","jti-cut`,
+    );
+    const started = makeTestApp({ dataDir });
     try {
-      const rows = upgraded.app.ctx.platform.sqlite
-        .query("SELECT expires_at, principal, jti FROM agent_jwt_replay")
-        .all();
-      expect(rows).toEqual([
-        {
-          principal: "agt_old",
-          jti: "jti-recorded-before-0009",
-          expires_at: expiresAt,
-        },
-      ]);
-      const rt = agentRuntime(upgraded.app.ctx);
-      expect(rt).toBeDefined();
-      expect(rt!.replay.seen("agt_old", "jti-recorded-before-0009", expiresAt)).toBe(true);
-      expect(rt!.replay.seen("agt_old", "another-jti-of-the-same-age", expiresAt)).toBe(false);
-      expect(rt!.replay.seen("agt_old", "jti-recorded-before-0009", expiresAt + 1000)).toBe(false);
+      const rt = agentRuntime(started.app.ctx)!;
+      expect(rt.replay.seen("agt_x", "jti-live", live)).toBe(true);
+      expect(rt.replay.seen("agt_x", "jti-just-expired", now - 1)).toBe(false);
+      expect(rt.replay.seen("agt_x", "jti-cut", live)).toBe(false);
+      expect(existsSync(pastFile)).toBe(false);
     } finally {
-      upgraded.close();
+      started.close();
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    // The next write starts on a line of its own: the token after the cut is read back whole.
+    new TokenJournal(usedTokensDir(dataDir)).append([[live, "agt_x", "jti-after-the-cut"]]);
+    const jtis = new TokenJournal(usedTokensDir(dataDir)).read(now).map(([, , jti]) => jti);
+    expect(jtis).toContain("jti-live");
+    expect(jtis).toContain("jti-after-the-cut");
+    expect(jtis).not.toContain("jti-cut");
+  });
+
+  test("a file larger than one read, with characters of several bytes, is read back token for token", () => {
+    const journal = new TokenJournal(join(dataDir, "large"));
+    const expiresAt = Date.now() + 60_000;
+    const tokens = Array.from(
+      { length: 15_000 },
+      (_, i) => [expiresAt, "agt_é", `jti-${"é€😀".repeat(10)}-${i}`] as [number, string, string],
+    );
+    journal.append(tokens);
+    expect(new TokenJournal(join(dataDir, "large")).read(Date.now())).toEqual(tokens);
+  });
+});
+
+describe.each([
+  [
+    "0009_replay_by_expiry",
+    "(principal, jti, expires_at, created_at, updated_at) VALUES (?2, ?3, ?1, ?4, ?4)",
+  ],
+  ["0013_used_tokens_in_files", "(expires_at, principal, jti, created_at) VALUES (?1, ?2, ?3, ?4)"],
+])("used tokens in the replay table of a control plane before %s", (tag, insertColumns) => {
+  test("are carried into the journal at the upgrade and stay refused; the table is gone", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "commerce-replay-"));
+    try {
+      const path = join(dataDir, "platform.sqlite");
+      const older = openSqlite(path, { create: true, synchronous: "FULL" });
+      const previous = migrations.journal.entries.findIndex((entry) => entry.tag === tag);
+      migrate(older, drizzle({ client: older }), {
+        ...migrations,
+        journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, previous) },
+      });
+      const now = Date.now();
+      const expiresAt = now + 80_000;
+      const insert = older.query(`INSERT INTO agent_jwt_replay ${insertColumns}`);
+      insert.run(expiresAt, "agt_old", "jti-recorded-in-the-table", now);
+      insert.run(now - 1000, "agt_old", "jti-expired-in-the-table", now - 60_000);
+      older.close();
+
+      const upgraded = makeTestApp({ dataDir });
+      try {
+        const table = upgraded.app.ctx.platform.sqlite
+          .query("SELECT name FROM sqlite_master WHERE name = 'agent_jwt_replay'")
+          .get();
+        expect(table).toBeNull();
+        expect(journalLines(dataDir)).toEqual([[expiresAt, "agt_old", "jti-recorded-in-the-table"]]);
+        const rt = agentRuntime(upgraded.app.ctx)!;
+        expect(rt.replay.seen("agt_old", "jti-recorded-in-the-table", expiresAt)).toBe(true);
+        expect(rt.replay.seen("agt_old", "another-jti-of-the-same-age", expiresAt)).toBe(false);
+        expect(rt.replay.seen("agt_old", "jti-recorded-in-the-table", expiresAt + 1000)).toBe(false);
+      } finally {
+        upgraded.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -3,7 +3,7 @@ import { activeAgent, BASE, newMerchant, relaxRegisterLimit, type TestAgent } fr
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
 
-// An agent JWT's jti is committed before the request is answered (docs/agents.md, "Tokens"): a
+// An agent JWT's jti is committed before the request is answered (docs/agents.md, "For operators"): a
 // token that got its 200 stays used when the server is killed right after and started again.
 
 // The tokens' audience is the test app's origin; the spawned server is told it is that origin.

@@ -14,6 +14,7 @@ import m9 from "./0009_replay_by_expiry.sql" with { type: "text" };
 import m10 from "./0010_replay_appended.sql" with { type: "text" };
 import m11 from "./0011_agent_standing_version.sql" with { type: "text" };
 import m12 from "./0012_agent_standing_triggers.sql" with { type: "text" };
+import m13 from "./0013_used_tokens_in_files.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigrations = {
   journal,
@@ -31,5 +32,6 @@ export const migrations: EmbeddedMigrations = {
     "0010_replay_appended": m10,
     "0011_agent_standing_version": m11,
     "0012_agent_standing_triggers": m12,
+    "0013_used_tokens_in_files": m13,
   },
 };
