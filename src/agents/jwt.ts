@@ -123,7 +123,7 @@ async function verifySignatureAndClaims(
   return token.payload as Claims;
 }
 
-/** When a token can no longer verify (its `exp` plus the skew allowed), in ms: its replay row's expiry. */
+/** When a token can no longer verify (its `exp` plus the skew allowed), in ms: how long its use is remembered. */
 export const verifiableUntil = (claims: Pick<Claims, "exp">): number => (claims.exp + SKEW_S) * 1000;
 
 async function recordJti(rt: AgentRuntime, principal: string, claims: Claims): Promise<void> {

@@ -3,7 +3,7 @@ import { activeAgent, BASE, newMerchant, relaxRegisterLimit, type TestAgent } fr
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
 
-// An agent JWT's jti is committed before the request is answered (docs/agents.md, "For operators"): a
+// An agent JWT's jti is written before the request is answered (docs/agents.md, "For operators"): a
 // token that got its 200 stays used when the server is killed right after and started again.
 
 // The tokens' audience is the test app's origin; the spawned server is told it is that origin.
@@ -35,7 +35,7 @@ const get = (token: string) =>
 test("a token answered 200 is refused as a replay after a SIGKILL and a restart on the same DATA_DIR", async () => {
   server = await startServer(t.dataDir, ENV);
   const used = await agent.jwt();
-  // Concurrent requests, so the used token's jti is committed in a group with others.
+  // Concurrent requests, so the used token's jti is written in one turn's write with others.
   const others = await Promise.all(Array.from({ length: 10 }, () => agent.jwt()));
   const answers = await Promise.all([used, ...others].map(get));
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
