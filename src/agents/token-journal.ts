@@ -61,7 +61,7 @@ export class TokenJournal {
   /** The windows with a file on disk (read at start, or written since). */
   private readonly windows = new Set<number>();
 
-  constructor(readonly dir: string) {}
+  constructor(private readonly dir: string) {}
 
   /** The tokens recorded that can still verify at `now`; the files of windows past are removed. */
   read(now: number): UsedToken[] {

@@ -78,9 +78,7 @@ export class HttpAdapter {
     rawQuery: Record<string, unknown>,
     state: RequestState,
   ): Promise<Response> {
-    state.route = op.path;
     const policy = this.policyOf(op);
-    state.cors = policy.cors;
     try {
       const principal = await this.principal(op, request);
       if (principal.caller) state.orgId = principal.caller.orgId;
