@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { bodyArrival } from "../lib/late-answers.ts";
+import { bodyArrived, bodyReadStart } from "../lib/late-answers.ts";
 import { ApiError } from "./errors.ts";
 
 /**
@@ -25,17 +25,21 @@ const unreadableBody = () =>
   );
 
 /**
- * Runs a read of `request`'s body (`bodyArrival`: when the body came in after the request, an
+ * Runs a read of `request`'s body (`bodyArrived`: when the body came in after the request, an
  * answer finished with it is not late), turning a failed read (not one of our own refusals) into
  * `unreadableBody`.
  */
 async function reading<T>(request: Request, read: () => Promise<T>): Promise<T> {
+  const started = bodyReadStart();
+  let body: T;
   try {
-    return await bodyArrival(request, read);
+    body = await read();
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw unreadableBody();
   }
+  bodyArrived(request, started);
+  return body;
 }
 
 /** Where the routes with a body limit of their own (uploads) are known: the router's route table. */
@@ -55,15 +59,15 @@ export function checkDeclaredLength(request: Request, limit: number, routes?: Ro
 }
 
 /** Reads the body, counting bytes as they arrive so an undeclared (chunked) body cannot exceed the limit. */
-export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
+export function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
-  return reading(request, () => readRawUnchecked(request, limit));
-}
-
-async function readRawUnchecked(request: Request, limit: number): Promise<Uint8Array> {
   // A declared length was checked above and Bun reads no more than it: the fast path, asked before
   // `request.body`, whose first read turns the body into a stream (about 1.5 µs more per request).
-  if (request.headers.has("content-length")) return new Uint8Array(await request.arrayBuffer());
+  if (request.headers.has("content-length")) return reading(request, () => request.bytes());
+  return reading(request, () => readChunks(request, limit));
+}
+
+async function readChunks(request: Request, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of limitedChunks(request, limit)) chunks.push(chunk);
   return Buffer.concat(chunks);
@@ -108,13 +112,14 @@ export async function writeBodyTo(request: Request, file: string, limit: number)
   }
 }
 
-async function readLimited(request: Request, limit: number): Promise<string> {
+/** The body as UTF-8 text, at most `limit` bytes, declared or not (413). */
+export function readBodyText(request: Request, limit: number): Promise<string> {
   // The common case (a declared length) reads text directly, without a copy (or a stream).
-  if (request.headers.has("content-length")) {
-    checkDeclaredLength(request, limit);
-    return reading(request, () => request.text());
+  if (!request.headers.has("content-length")) {
+    return readRawBody(request, limit).then((bytes) => Buffer.from(bytes).toString("utf8"));
   }
-  return Buffer.from(await readRawBody(request, limit)).toString("utf8");
+  checkDeclaredLength(request, limit);
+  return reading(request, () => request.text());
 }
 
 /**
@@ -185,7 +190,7 @@ export async function readJsonBody(
   request: Request,
   limit: number,
 ): Promise<{ text: string; value: unknown }> {
-  const text = await readLimited(request, limit);
+  const text = await readBodyText(request, limit);
   if (text.trim() === "") return { text, value: {} };
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {

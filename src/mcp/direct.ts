@@ -8,7 +8,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { checkJsonDepth, readRawBody } from "../core/body.ts";
+import { checkJsonDepth, readBodyText } from "../core/body.ts";
 import { answerBody, answeredLate, chunked } from "../lib/late-answers.ts";
 
 /**
@@ -28,11 +28,10 @@ export type Screened =
  * Whether the transport would read the body: it answers a wrong `Accept` or `Content-Type` (406,
  * 415) without reading it, and the service refuses a declared length over the limit before routing.
  */
-function transportReads(request: Request, maxBodyBytes: number): boolean {
-  const accept = request.headers.get("accept");
+function transportReads(headers: Headers, length: string | null, maxBodyBytes: number): boolean {
+  const accept = headers.get("accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return false;
-  if (!isJsonContentType(request.headers.get("content-type"))) return false;
-  const length = request.headers.get("content-length");
+  if (!isJsonContentType(headers.get("content-type"))) return false;
   return length === null || Number(length) <= maxBodyBytes;
 }
 
@@ -40,10 +39,9 @@ function transportReads(request: Request, maxBodyBytes: number): boolean {
  * With `transportReads`, the same checks, in substance, as the transport's `handlePostRequest`
  * before it dispatches; and a declared length (a chunked body keeps the SDK's way).
  */
-function answeredDirectly(request: Request): boolean {
-  const version = request.headers.get("mcp-protocol-version");
+function answeredDirectly(headers: Headers, length: string | null): boolean {
+  const version = headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false;
-  const length = request.headers.get("content-length");
   return length !== null && /^\d+$/.test(length);
 }
 
@@ -80,16 +78,18 @@ export async function screen(
   maxBodyBytes: number,
   knownTool: (name: string) => boolean,
 ): Promise<Screened> {
-  if (request.method !== "POST" || !transportReads(request, maxBodyBytes)) return { kind: "sdk", request };
+  const { headers } = request;
+  const length = headers.get("content-length");
+  if (request.method !== "POST" || !transportReads(headers, length, maxBodyBytes))
+    return { kind: "sdk", request };
   // Every body the transport would parse is read here, counting bytes: a body cut short is the
   // client's 400 (logged), and so is one nested deeper than the limit, as on every other route.
-  const bytes = await readRawBody(request, maxBodyBytes);
-  const text = new TextDecoder().decode(bytes);
+  const text = await readBodyText(request, maxBodyBytes);
   checkJsonDepth(text);
-  // Whatever is not answered here goes to the transport as the same request with the same bytes.
-  const forSdk = () => new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
+  // Whatever is not answered here goes to the transport as the same request with the same text.
+  const forSdk = () => new Request(request.url, { method: "POST", headers, body: text });
   const toSdk = (): Screened => ({ kind: "sdk", request: forSdk() });
-  if (!answeredDirectly(request)) return toSdk();
+  if (!answeredDirectly(headers, length)) return toSdk();
   let raw: unknown;
   try {
     raw = JSON.parse(text);
