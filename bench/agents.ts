@@ -6,7 +6,9 @@
 //   3. MCP tools/call listProducts (POST /mcp, API key) vs GET /v1/products (same API key);
 //   4. the same MCP call vs its floor (bench/mcp-floor-server.ts: a bare Bun.serve reading the
 //      request's body and sending the same bytes), and that floor vs the REST read: how much of
-//      the gap is the MCP answer's size alone;
+//      the gap is the MCP answer's size alone; and that floor vs the REST read's floor (a bare
+//      Bun.serve sending the listing's bytes, bench/baseline-server.ts): the most MCP ÷ REST can be
+//      on this machine, whatever the service does;
 //   5. the same MCP call with an OAuth access token (a client connected on the consent page) vs
 //      with the API key.
 // One service process (bench/agents-server.ts) serves both sides of each comparison but the floors.
@@ -16,6 +18,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Child,
+  captureResponse,
   createApiKey,
   ensureWrk,
   envInt,
@@ -28,6 +31,7 @@ import {
   saveResults,
   seedProducts,
   spawnServer,
+  startBaseline,
   summarizeRuns,
   WRK_LUA_ROTATION,
   type WrkResult,
@@ -436,6 +440,9 @@ try {
     env: { BODY_FILE: mcpBodyFile },
   });
   children.push(mcpFloor);
+  // The REST read's floor: the listing's bytes, sent by a bare server without reading any header.
+  const restFloor = await startBaseline([await captureResponse(base, LIST, { "x-api-key": apiKey })]);
+  children.push(restFloor);
   const oauthToken = await connectOAuthClient(origin, cookie, org.id);
   const viaOAuth = await fetch(`${base}/mcp`, {
     method: "POST",
@@ -499,6 +506,11 @@ try {
       name: "MCP floor vs GET /v1/products (API key)",
       a: { label: "MCP floor", target: () => ({ ...mcpTarget, server: mcpFloor }) },
       b: { label: "REST", target: () => keyGet },
+    },
+    {
+      name: "MCP floor vs REST floor",
+      a: { label: "MCP floor", target: () => ({ ...mcpTarget, server: mcpFloor }) },
+      b: { label: "REST floor", target: () => ({ ...keyGet, server: restFloor }) },
     },
     {
       name: "MCP tools/call listProducts: OAuth token vs API key",
