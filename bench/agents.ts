@@ -7,8 +7,8 @@
 //   4. the same MCP call vs its floor (bench/mcp-floor-server.ts: a bare Bun.serve reading the
 //      request's body and sending the same bytes), and that floor vs the REST read: how much of
 //      the gap is the MCP answer's size alone; and that floor vs the REST read's floor (a bare
-//      Bun.serve sending the listing's bytes, bench/baseline-server.ts): the most MCP ÷ REST can be
-//      on this machine, whatever the service does;
+//      Bun.serve sending the listing's bytes, bench/baseline-server.ts): what bare servers reach for
+//      MCP ÷ REST on this machine, before any of the service's work;
 //   5. the same MCP call with an OAuth access token (a client connected on the consent page) vs
 //      with the API key.
 // One service process (bench/agents-server.ts) serves both sides of each comparison but the floors.
