@@ -33,6 +33,8 @@ export const usedTokensDir = (dataDir: string) => join(dataDir, "used-tokens");
 export type UsedToken = [expiresAt: number, principal: string, jti: string];
 
 const windowOf = (expiresAt: number) => Math.floor(expiresAt / WINDOW_MS);
+/** Whether every token of a window has expired by `now` (its file can go). */
+const windowPast = (window: number, now: number) => (window + 1) * WINDOW_MS <= now;
 
 /** A line of a journal file as a token, or null (a line cut off by a crash mid-write, or not ours). */
 function tokenOf(line: string): UsedToken | null {
@@ -74,14 +76,15 @@ export class TokenJournal {
       throw error;
     }
     for (const name of names) {
-      const window = FILE_NAME.exec(name)?.[1];
-      if (window === undefined) continue;
+      const digits = FILE_NAME.exec(name)?.[1];
+      if (digits === undefined) continue;
+      const window = Number(digits);
       const path = join(this.dir, name);
-      if ((Number(window) + 1) * WINDOW_MS <= now) {
+      if (windowPast(window, now)) {
         rmSync(path, { force: true });
         continue;
       }
-      this.windows.add(Number(window));
+      this.windows.add(window);
       for (const line of linesOf(path)) {
         const token = tokenOf(line);
         if (token && token[0] > now) tokens.push(token);
@@ -129,7 +132,7 @@ export class TokenJournal {
   /** Removes the files whose every token has expired by `now`. */
   dropExpired(now: number): void {
     for (const window of this.windows) {
-      if ((window + 1) * WINDOW_MS > now) continue;
+      if (!windowPast(window, now)) continue;
       this.windows.delete(window);
       rmSync(join(this.dir, `${window}.jsonl`), { force: true });
     }
