@@ -1,6 +1,6 @@
 import { readCookie, SESSION_COOKIE } from "../auth/caller.ts";
 import { sha256Hex } from "../auth/crypto.ts";
-import { MAX_JSON_DEPTH, nestedTooDeep, nestsDeeperThan, readRawBody } from "../core/body.ts";
+import { MAX_JSON_DEPTH, nestedTooDeep, nestsDeeperThan, readBodyText } from "../core/body.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RawRoute } from "../core/module.ts";
 import type { ClientInfo } from "../core/operation.ts";
@@ -66,7 +66,7 @@ export function route(
 /** The body as text, counting bytes as they arrive (a chunked body cannot pass the limit either). */
 export async function readText(request: Request, limit: number): Promise<string> {
   try {
-    return new TextDecoder().decode(await readRawBody(request, limit));
+    return await readBodyText(request, limit);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // The same refusals as the REST API's, in the protocol's error shape.

@@ -112,11 +112,16 @@ export async function writeBodyTo(request: Request, file: string, limit: number)
   }
 }
 
-/** The body as UTF-8 text, at most `limit` bytes, declared or not (413). */
+const utf8 = new TextDecoder();
+
+/**
+ * The body as UTF-8 text, at most `limit` bytes, declared or not (413). A leading byte-order mark
+ * is dropped whatever the framing: `request.text()` drops it, and so does the decoder of a chunked body.
+ */
 export function readBodyText(request: Request, limit: number): Promise<string> {
   // The common case (a declared length) reads text directly, without a copy (or a stream).
   if (!request.headers.has("content-length")) {
-    return readRawBody(request, limit).then((bytes) => Buffer.from(bytes).toString("utf8"));
+    return readRawBody(request, limit).then((bytes) => utf8.decode(bytes));
   }
   checkDeclaredLength(request, limit);
   return reading(request, () => request.text());

@@ -132,6 +132,20 @@ describe("bodies that cannot be read are a logged 400, never a 500", () => {
     noServerError();
   });
 
+  test("a JSON body led by a byte-order mark reads alike with a declared length and chunked", async () => {
+    const json = '\ufeff{"name":"marked","quantity":2}';
+    const bytes = Buffer.byteLength(json);
+    const declared = await raw(`${head(`Content-Length: ${bytes}\r\nConnection: close\r\n`)}${json}`);
+    const chunked = await raw(
+      `${head("Transfer-Encoding: chunked\r\nConnection: close\r\n")}${bytes.toString(16)}\r\n${json}\r\n0\r\n\r\n`,
+    );
+    for (const response of [declared, chunked]) {
+      expect(response).toStartWith("HTTP/1.1 201");
+      expect(response).toContain('"name":"marked","quantity":2');
+    }
+    noServerError();
+  });
+
   test("a complete body on the same server still works", async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/v1/admin/echo/thing_1`, {
       method: "POST",
