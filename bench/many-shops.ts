@@ -1,7 +1,8 @@
 // Many shops in one process: 10 000 organizations, each its own tenant file. Measures the start-up
 // to the first healthy answer, idle RSS, the first request to a shop nobody touched yet (cold: the
 // pool opens its file), RSS and open file descriptors after every shop was touched once by Host,
-// RSS under catalog and cart loads on one shop, and in this process what a cold open costs.
+// the first request after a restart to shops served before, RSS under catalog and cart loads on one
+// shop, and in this process what a cold open costs.
 // Usage: bun bench/many-shops.ts  (BENCH_SHOPS, default 10000; BENCH_STARTS, default 3; BENCH_COLD,
 // default 200; BENCH_DURATION, default 5; BENCH_DATA_DIR keeps the seeded data for later runs;
 // BENCH_BINARY=1 measures dist/commerce, BENCH_BINARY=<path> that executable; BENCH_POOL sets
@@ -192,6 +193,18 @@ async function coldAndTouchAll(dataDir: string) {
   });
 }
 
+/**
+ * On a fresh start after `coldAndTouchAll`: the first request to each of the same COLD shops again,
+ * shops a process served before (its files as serving left them), as after any restart.
+ */
+async function servedBefore(dataDir: string) {
+  return withService(dataDir, async (child) => {
+    const cold: number[] = [];
+    for (let i = 1; i <= COLD; i++) cold.push(await getMs(child.url, hostOf(i)));
+    return { coldP50Ms: median(cold), coldP90Ms: percentile(cold, 90) };
+  });
+}
+
 function writeScript(dir: string, name: string, method: string, path: string, body?: unknown): string {
   const file = join(dir, `${name}.lua`);
   const headers = `{ ["Host"] = ${luaString(hostOf(0))}, ["Content-Type"] = "application/json" }`;
@@ -295,6 +308,8 @@ try {
   }
   const touched = await coldAndTouchAll(dataDir);
   console.log(`touched: ${JSON.stringify(touched)}`);
+  const again = await servedBefore(dataDir);
+  console.log(`served before, after a restart: ${JSON.stringify(again)}`);
   const loads = await oneShopLoads(dataDir, variantId);
   console.log(`one-shop loads: ${JSON.stringify(loads)}`);
   const open = coldOpenCost(dataDir, ids);
@@ -322,6 +337,13 @@ try {
       `< ${TARGETS.coldP50Ms}`,
     ],
     [`first request to a cold shop p90 (floor: warm p50) ms`, touched.coldP90Ms, touched.warmP50Ms, ""],
+    [
+      `first request after a restart to a shop served before, p50 (floor: warm) ms`,
+      again.coldP50Ms,
+      touched.warmP50Ms,
+      `< ${TARGETS.coldP50Ms}`,
+    ],
+    [`the same, p90 (floor: warm p50) ms`, again.coldP90Ms, touched.warmP50Ms, ""],
     [
       `RSS after touching each shop once (floor: idle) MB`,
       touched.touchedMb,
@@ -374,6 +396,7 @@ try {
     floorStarts,
     starts,
     touched,
+    again,
     loads,
     open,
     rows,

@@ -1,4 +1,4 @@
-import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
+import { constants, Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
@@ -70,17 +70,28 @@ class SqliteDatabase extends Database {
   }
 }
 
+/** The most a kept `-wal` file holds on to between checkpoints: about one automatic checkpoint's worth (1000 pages). */
+export const KEPT_WAL_BYTES = 4 * 1024 * 1024;
+
 /**
  * Durability choice (measured in docs/storage.md): WAL with synchronous=NORMAL keeps every commit
  * across a process crash; `durably()` raises a connection to FULL for the commits that must also
  * survive power loss. busy_timeout lets the CLI and the server write the same file. `cacheKib`
  * caps the connection's page cache (SQLite's default: 2000 KiB), which it fills only as it reads.
+ * `keepWalFiles`: the last connection to close checkpoints and empties the `-wal` (to 0 bytes)
+ * but leaves it and the `-shm` in place instead of removing them, so the next open finds them
+ * rather than creating both (a tenant file opened and closed many times: docs/storage.md, "Pool").
  */
 export function openSqlite(
   path: string,
-  options: { create: boolean; synchronous: "NORMAL" | "FULL"; cacheKib?: number },
+  options: { create: boolean; synchronous: "NORMAL" | "FULL"; cacheKib?: number; keepWalFiles?: boolean },
 ): Database {
   const sqlite = new SqliteDatabase(path, { create: options.create, readwrite: true, strict: true });
+  if (options.keepWalFiles) {
+    sqlite.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
+    // With a limit set, a kept WAL is truncated to 0 bytes at the last close (else it keeps its size).
+    sqlite.run(`PRAGMA journal_size_limit = ${KEPT_WAL_BYTES}`);
+  }
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${options.synchronous}`);

@@ -230,7 +230,12 @@ export class TenantPool {
   }
 
   private openFile(orgId: string, path: string, create: boolean): TenantDb {
-    const sqlite = openSqlite(path, { create, synchronous: "NORMAL", cacheKib: TENANT_CACHE_KIB });
+    const sqlite = openSqlite(path, {
+      create,
+      synchronous: "NORMAL",
+      cacheKib: TENANT_CACHE_KIB,
+      keepWalFiles: true,
+    });
     try {
       const db = drizzle({ client: sqlite, schema: tables });
       migrate(sqlite, db, migrations);

@@ -1,9 +1,10 @@
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../src/db/migrations/tenant/index.ts";
+import { KEPT_WAL_BYTES } from "../../src/db/sqlite.ts";
 import { TENANT_CACHE_KIB, type TenantDb, TenantPool } from "../../src/db/tenant-pool.ts";
 import { tenantMeta } from "../../src/db/tenant-tables.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -136,10 +137,10 @@ describe("bounds", () => {
   test("every file the pool opens, created or opened again after eviction, gets the same pragmas", async () => {
     const { pool, ids } = poolOf(1, 3);
     const pragmas = (tenant: TenantDb) =>
-      ["journal_mode", "foreign_keys", "busy_timeout", "synchronous", "cache_size"].map((name) =>
-        Object.values(tenant.sqlite.query(`PRAGMA ${name}`).get() as object),
+      ["journal_mode", "foreign_keys", "busy_timeout", "synchronous", "cache_size", "journal_size_limit"].map(
+        (name) => Object.values(tenant.sqlite.query(`PRAGMA ${name}`).get() as object),
       );
-    const expected = [["wal"], [1], [5000], [1], [-TENANT_CACHE_KIB]];
+    const expected = [["wal"], [1], [5000], [1], [-TENANT_CACHE_KIB], [KEPT_WAL_BYTES]];
     for (const round of [1, 2]) {
       for (const id of ids) {
         await pool.with(id, (tenant) =>
@@ -148,6 +149,41 @@ describe("bounds", () => {
       }
     }
     pool.create(newId("org"), (tenant) => expect(pragmas(tenant)).toEqual(expected));
+    pool.close();
+  });
+});
+
+describe("WAL files", () => {
+  test("a closed handle leaves its writes in the file, its -wal empty and both WAL files in place; the next open reads them", () => {
+    const { dir, pool, ids } = poolOf(1, 2);
+    const [a, b] = ids as [string, string];
+    const file = join(dir, "tenants", `${a}.sqlite`);
+    const tenant = pool.acquire(a);
+    tenant.sqlite.transaction(() => {
+      for (let i = 0; i < 200; i++)
+        tenant.sqlite.run("INSERT INTO tenant_meta (key, value) VALUES (?, ?)", [`k${i}`, "x".repeat(500)]);
+    })();
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(100_000);
+    pool.release(tenant);
+    pool.release(pool.acquire(b)); // evicts a: its handle closes
+    expect(openFilesUnder(dir)).toBe(3);
+    expect(existsSync(`${file}-shm`)).toBe(true);
+    expect(statSync(`${file}-wal`).size).toBe(0);
+    // Checkpointed: the file alone, copied without its WAL files, holds every row.
+    const copy = join(dir, "copy.sqlite");
+    copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    expect(alone.query("SELECT count(*) AS n FROM tenant_meta WHERE key LIKE 'k%'").get()).toEqual({
+      n: 200,
+    });
+    alone.close();
+    const reopened = pool.acquire(a);
+    expect(reopened.sqlite.query("SELECT count(*) AS n FROM tenant_meta WHERE key LIKE 'k%'").get()).toEqual({
+      n: 200,
+    });
+    pool.release(reopened);
+    pool.remove(a);
+    for (const suffix of ["", "-wal", "-shm"]) expect(existsSync(`${file}${suffix}`)).toBe(false);
     pool.close();
   });
 });
