@@ -120,11 +120,11 @@ const utf8 = new TextDecoder();
  */
 export function readBodyText(request: Request, limit: number): Promise<string> {
   // The common case (a declared length) reads text directly, without a copy (or a stream).
-  if (!request.headers.has("content-length")) {
-    return readRawBody(request, limit).then((bytes) => utf8.decode(bytes));
+  if (request.headers.has("content-length")) {
+    checkDeclaredLength(request, limit);
+    return reading(request, () => request.text());
   }
-  checkDeclaredLength(request, limit);
-  return reading(request, () => request.text());
+  return readRawBody(request, limit).then((bytes) => utf8.decode(bytes));
 }
 
 /**
